@@ -1,0 +1,373 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* RDMA netlink transport: live socket or fixture replay; see nl.h. */
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/time.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "../rdmadiag/rdmadiag.h"
+#include "nl.h"
+#include "source.h"
+
+#define NL_TIMEOUT_SEC 5
+/* One receive buffer; dumps stream through it a chunk at a time. */
+#define NL_BUF_SIZE (64 * 1024)
+
+static struct {
+	struct mnl_socket *sock;
+	bool opened;		/* nl_require() succeeded (socket or replay) */
+	unsigned seq;
+	unsigned portid;
+	unsigned bad_attrs;
+	char err_msg[256];
+	char *buf;
+} nl;
+
+unsigned nl_bad_attrs(void)
+{
+	return nl.bad_attrs;
+}
+
+const char *nl_error_msg(void)
+{
+	return nl.err_msg;
+}
+
+/* ---- validation ---- */
+
+static void warn_bad_attr(const struct nlattr *attr, const char *why)
+{
+	uint16_t type = mnl_attr_get_type(attr);
+
+	/* One line per bad attribute would flood on a broken kernel; say it once. */
+	if (nl.bad_attrs++ == 0)
+		fprintf(stderr, "rdmadiag: warning: kernel reply has a malformed attribute %s (%u, length %u): %s; "
+				"it is ignored (further ones silently)\n",
+			nl_attr_name(type), type, mnl_attr_get_payload_len(attr), why);
+}
+
+static int attr_cb(const struct nlattr *attr, void *data)
+{
+	const struct nlattr **tb = data;
+	uint16_t type = mnl_attr_get_type(attr);
+	uint16_t exact, max;
+	enum mnl_attr_data_type t = nl_attr_policy(type, &exact, &max);
+
+	if (t == MNL_TYPE_UNSPEC)
+		return MNL_CB_OK;	/* unknown: a newer kernel; ignore */
+	if (t == MNL_TYPE_BINARY) {
+		if (mnl_attr_get_payload_len(attr) > max) {
+			warn_bad_attr(attr, "longer than expected");
+			return MNL_CB_OK;
+		}
+	} else if (mnl_attr_validate(attr, t) < 0) {
+		warn_bad_attr(attr, strerror(errno));
+		return MNL_CB_OK;
+	}
+	if (t == MNL_TYPE_NUL_STRING && mnl_attr_get_payload_len(attr) == 0) {
+		warn_bad_attr(attr, "empty string");
+		return MNL_CB_OK;
+	}
+	tb[type] = attr;
+	return MNL_CB_OK;
+}
+
+int nl_parse_nested(const struct nlattr *nest, nl_tb tb)
+{
+	memset(tb, 0, sizeof(nl_tb));
+	if (mnl_attr_get_payload_len(nest) == 0)
+		return 0;
+	if (mnl_attr_parse_nested(nest, attr_cb, tb) < 0) {
+		warn_bad_attr(nest, "nested attributes overrun their container");
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/* ---- replies ---- */
+
+struct run_ctx {
+	nl_msg_cb cb;
+	void *data;
+};
+
+static int data_cb(const struct nlmsghdr *nlh, void *data)
+{
+	struct run_ctx *rc = data;
+	nl_tb tb = { 0 };
+
+	if (mnl_attr_parse(nlh, 0, attr_cb, tb) < 0) {
+		fprintf(stderr, "rdmadiag: warning: kernel reply message with broken attributes ignored\n");
+		nl.bad_attrs++;
+		return MNL_CB_OK;
+	}
+	return rc->cb(tb, rc->data);
+}
+
+static int ext_ack_cb(const struct nlattr *attr, void *data)
+{
+	const struct nlattr **tb = data;
+	uint16_t type = mnl_attr_get_type(attr);
+
+	if (type == NLMSGERR_ATTR_MSG && mnl_attr_validate(attr, MNL_TYPE_NUL_STRING) == 0)
+		tb[NLMSGERR_ATTR_MSG] = attr;
+	return MNL_CB_OK;
+}
+
+static int error_cb(const struct nlmsghdr *nlh, void *data)
+{
+	const struct nlmsgerr *err = mnl_nlmsg_get_payload(nlh);
+	(void)data;
+
+	if (nlh->nlmsg_len < mnl_nlmsg_size(sizeof(*err))) {
+		errno = EBADMSG;
+		return MNL_CB_ERROR;
+	}
+	if (err->error == 0)
+		return MNL_CB_STOP;
+	/* With NETLINK_CAP_ACK the request is not echoed: TLVs follow directly. */
+	if (nlh->nlmsg_flags & NLM_F_ACK_TLVS) {
+		const struct nlattr *tb[NLMSGERR_ATTR_MAX + 1] = { 0 };
+
+		if (mnl_attr_parse(nlh, sizeof(*err), ext_ack_cb, tb) >= 0 && tb[NLMSGERR_ATTR_MSG])
+			snprintf(nl.err_msg, sizeof(nl.err_msg), "%s", mnl_attr_get_str(tb[NLMSGERR_ATTR_MSG]));
+	}
+	errno = err->error < 0 ? -err->error : err->error;
+	return MNL_CB_ERROR;
+}
+
+static int noop_cb(const struct nlmsghdr *nlh, void *data)
+{
+	(void)nlh, (void)data;
+	return MNL_CB_OK;
+}
+
+static int done_cb(const struct nlmsghdr *nlh, void *data)
+{
+	(void)nlh, (void)data;
+	return MNL_CB_STOP;
+}
+
+static mnl_cb_t ctl_cbs[NLMSG_MIN_TYPE] = {
+	[NLMSG_NOOP] = noop_cb,
+	[NLMSG_ERROR] = error_cb,
+	[NLMSG_DONE] = done_cb,
+	[NLMSG_OVERRUN] = noop_cb,
+};
+
+/* ---- socket ---- */
+
+static int open_socket(void)
+{
+	struct timeval tv = { .tv_sec = NL_TIMEOUT_SEC };
+	int one = 1;
+
+	nl.sock = mnl_socket_open(NETLINK_RDMA);
+	if (!nl.sock)
+		return -errno;
+	/* Both are best effort: older kernels lack extended ACKs. */
+	setsockopt(mnl_socket_get_fd(nl.sock), SOL_NETLINK, NETLINK_EXT_ACK, &one, sizeof(one));
+	setsockopt(mnl_socket_get_fd(nl.sock), SOL_NETLINK, NETLINK_CAP_ACK, &one, sizeof(one));
+	setsockopt(mnl_socket_get_fd(nl.sock), SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv));
+	if (mnl_socket_bind(nl.sock, 0, MNL_SOCKET_AUTOPID) < 0) {
+		int e = errno;
+
+		mnl_socket_close(nl.sock);
+		nl.sock = NULL;
+		return -e;
+	}
+	nl.portid = mnl_socket_get_portid(nl.sock);
+	nl.seq = (unsigned)time(NULL);
+	return 0;
+}
+
+int nl_require(void)
+{
+	int err;
+
+	if (nl.opened)
+		return 0;
+	nl.buf = malloc(NL_BUF_SIZE);
+	if (!nl.buf) {
+		report_error("out of memory", NULL, NULL);
+		return EXIT_RUNTIME;
+	}
+	if (source_replaying()) {
+		nl.opened = true;
+		return 0;
+	}
+	err = open_socket();
+	if (err == 0) {
+		nl.opened = true;
+		return 0;
+	}
+	if (err == -EPROTONOSUPPORT || err == -EAFNOSUPPORT) {
+		report_error("cannot open an RDMA netlink socket: this kernel has no RDMA support",
+			     "the RDMA core (ib_core) is not loaded, or the kernel was built without CONFIG_INFINIBAND",
+			     "load it with 'modprobe ib_core' and a device driver (e.g. 'modprobe rdma_rxe' for "
+			     "Soft-RoCE, mlx5_ib, irdma), or boot a kernel with CONFIG_INFINIBAND");
+		return EXIT_HOST;
+	}
+	if (err == -EACCES || err == -EPERM) {
+		report_error("cannot open an RDMA netlink socket: permission denied",
+			     "a security policy (seccomp, SELinux, container) forbids NETLINK_RDMA",
+			     "run rdmadiag on the host or allow netlink sockets for it");
+		return EXIT_HOST;
+	}
+	char what[128];
+
+	snprintf(what, sizeof(what), "cannot open an RDMA netlink socket: %s", strerror(-err));
+	report_error(what, NULL, "retry; if it persists, check the kernel log (dmesg)");
+	return EXIT_RUNTIME;
+}
+
+void nl_close(void)
+{
+	if (nl.sock)
+		mnl_socket_close(nl.sock);
+	nl.sock = NULL;
+	free(nl.buf);
+	nl.buf = NULL;
+	nl.opened = false;
+}
+
+/* ---- requests ---- */
+
+void nl_req_init(struct nl_req *r, uint16_t cmd, bool dump)
+{
+	memset(r, 0, sizeof(*r));
+	r->cmd = cmd;
+	r->dump = dump;
+}
+
+void nl_req_u32(struct nl_req *r, uint16_t type, uint32_t value)
+{
+	if (r->nattrs < (int)(sizeof(r->attr) / sizeof(r->attr[0]))) {
+		r->attr[r->nattrs].type = type;
+		r->attr[r->nattrs].value = value;
+		r->nattrs++;
+	}
+}
+
+void nl_req_str(struct nl_req *r, uint16_t type, const char *value)
+{
+	if (r->nattrs < (int)(sizeof(r->attr) / sizeof(r->attr[0]))) {
+		r->attr[r->nattrs].type = type;
+		r->attr[r->nattrs].str = value;
+		r->nattrs++;
+	}
+}
+
+/* Fixture file of a request: depends only on what was asked, not on seq/pid. */
+static void fixture_name(const struct nl_req *r, char *buf, size_t len)
+{
+	int n = snprintf(buf, len, "netlink/cmd%u%s", r->cmd, r->dump ? "-dump" : "");
+
+	for (int i = 0; i < r->nattrs && n > 0 && (size_t)n < len; i++) {
+		if (r->attr[i].str)
+			n += snprintf(buf + n, len - n, "-a%u=%s", r->attr[i].type, r->attr[i].str);
+		else
+			n += snprintf(buf + n, len - n, "-a%u=%u", r->attr[i].type, r->attr[i].value);
+	}
+	if (n > 0 && (size_t)n < len)
+		snprintf(buf + n, len - n, ".bin");
+}
+
+static int feed(const char *chunk, size_t len, unsigned seq, unsigned portid, struct run_ctx *rc)
+{
+	return mnl_cb_run2(chunk, len, seq, portid, data_cb, rc, ctl_cbs, NLMSG_MIN_TYPE);
+}
+
+static int run_replay(const struct nl_req *r, struct run_ctx *rc)
+{
+	char name[PATH_MAX];
+	FILE *fp;
+	int ret = MNL_CB_OK;
+
+	fixture_name(r, name, sizeof(name));
+	fp = source_open(name);
+	if (!fp) {
+		snprintf(nl.err_msg, sizeof(nl.err_msg), "fixture has no reply for this request (%s)", name);
+		return -ENOENT;
+	}
+	while (ret > MNL_CB_STOP) {
+		uint32_t len;
+
+		if (fread(&len, sizeof(len), 1, fp) != 1)
+			break;
+		if (len == 0 || len > NL_BUF_SIZE || fread(nl.buf, 1, len, fp) != len) {
+			fclose(fp);
+			snprintf(nl.err_msg, sizeof(nl.err_msg), "fixture %s is truncated or corrupt", name);
+			return -EBADMSG;
+		}
+		ret = feed(nl.buf, len, 0, 0, rc);
+	}
+	fclose(fp);
+	return ret < 0 ? -(errno ? errno : EIO) : 0;
+}
+
+static int run_live(const struct nl_req *r, struct run_ctx *rc)
+{
+	char name[PATH_MAX];
+	struct nlmsghdr *nlh = mnl_nlmsg_put_header(nl.buf);
+	unsigned seq = ++nl.seq;
+	int ret = MNL_CB_OK;
+
+	nlh->nlmsg_type = NL_RDMA_TYPE(r->cmd);
+	nlh->nlmsg_flags = NLM_F_REQUEST | NLM_F_ACK | (r->dump ? NLM_F_DUMP : 0);
+	nlh->nlmsg_seq = seq;
+	for (int i = 0; i < r->nattrs; i++) {
+		if (r->attr[i].str)
+			mnl_attr_put_strz(nlh, r->attr[i].type, r->attr[i].str);
+		else
+			mnl_attr_put_u32(nlh, r->attr[i].type, r->attr[i].value);
+	}
+	if (mnl_socket_sendto(nl.sock, nlh, nlh->nlmsg_len) < 0)
+		return -errno;
+	if (source_recording()) {
+		fixture_name(r, name, sizeof(name));
+		source_save(name, "", 0, false);
+	}
+	while (ret > MNL_CB_STOP) {
+		ssize_t n = mnl_socket_recvfrom(nl.sock, nl.buf, NL_BUF_SIZE);
+
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			if (errno == EAGAIN || errno == EWOULDBLOCK) {
+				snprintf(nl.err_msg, sizeof(nl.err_msg),
+					 "the kernel did not answer within %d s", NL_TIMEOUT_SEC);
+				return -ETIMEDOUT;
+			}
+			return -errno;
+		}
+		if (source_recording()) {
+			uint32_t len = (uint32_t)n;
+
+			source_save(name, &len, sizeof(len), true);
+			source_save(name, nl.buf, n, true);
+		}
+		ret = feed(nl.buf, n, seq, nl.portid, rc);
+	}
+	return ret < 0 ? -(errno ? errno : EIO) : 0;
+}
+
+int nl_run(const struct nl_req *r, nl_msg_cb cb, void *data)
+{
+	struct run_ctx rc = { .cb = cb, .data = data };
+
+	nl.err_msg[0] = '\0';
+	if (!nl.opened) {
+		int e = nl_require();
+
+		if (e)
+			return -ENODEV;
+	}
+	errno = 0;
+	return source_replaying() ? run_replay(r, &rc) : run_live(r, &rc);
+}

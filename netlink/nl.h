@@ -1,0 +1,83 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * RDMA netlink client (NETLINK_RDMA, RDMA_NLDEV_*) on libmnl.
+ *
+ * One socket per process, opened on first use. Replies are parsed as they
+ * stream in, one message at a time: every attribute is validated against one
+ * policy table (nl_policy.c) before a callback sees it, attributes this code
+ * does not know are ignored (newer kernels), malformed ones are dropped with a
+ * warning. Works on a fixture instead of the kernel under --replay.
+ */
+#ifndef RDMADIAG_NL_H
+#define RDMADIAG_NL_H
+
+#include <libmnl/libmnl.h>
+#include <rdma/rdma_netlink.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "rdma_nl_compat.h"
+
+/* Size of every attribute table handed to callbacks. */
+#define NL_TB_SIZE (NL_ATTR_KNOWN_MAX + 1)
+
+typedef const struct nlattr *nl_tb[NL_TB_SIZE];
+
+/* Called once per reply message with its validated top-level attributes.
+ * Return MNL_CB_OK to go on, MNL_CB_STOP to end early, MNL_CB_ERROR on error. */
+typedef int (*nl_msg_cb)(const nl_tb tb, void *data);
+
+/* Opens the socket (or the fixture). On failure prints what failed, why and
+ * what to do, and returns the exit code to use (EXIT_HOST or EXIT_RUNTIME). */
+int nl_require(void);
+void nl_close(void);
+
+/* A request: command, DUMP or not, then up to a few u32 attributes. */
+struct nl_req {
+	uint16_t cmd;
+	bool dump;
+	int nattrs;
+	struct {
+		uint16_t type;
+		uint32_t value;
+		const char *str;	/* string attribute when set */
+	} attr[4];
+};
+void nl_req_init(struct nl_req *r, uint16_t cmd, bool dump);
+void nl_req_u32(struct nl_req *r, uint16_t type, uint32_t value);
+void nl_req_str(struct nl_req *r, uint16_t type, const char *value);
+
+/* Sends r and feeds each reply message to cb. Returns 0 or -errno; on a kernel
+ * error nl_error_msg() has the extended ACK text if the kernel sent one. */
+int nl_run(const struct nl_req *r, nl_msg_cb cb, void *data);
+const char *nl_error_msg(void);
+
+/* Parses a nested attribute into tb with the same policy. */
+int nl_parse_nested(const struct nlattr *nest, nl_tb tb);
+/* Number of malformed attributes dropped so far. */
+unsigned nl_bad_attrs(void);
+
+/* Typed getters that tolerate a missing attribute. */
+static inline uint32_t nl_u32(const nl_tb tb, int type, uint32_t dflt)
+{
+	return tb[type] ? mnl_attr_get_u32(tb[type]) : dflt;
+}
+static inline uint64_t nl_u64(const nl_tb tb, int type, uint64_t dflt)
+{
+	return tb[type] ? mnl_attr_get_u64(tb[type]) : dflt;
+}
+static inline uint8_t nl_u8(const nl_tb tb, int type, uint8_t dflt)
+{
+	return tb[type] ? mnl_attr_get_u8(tb[type]) : dflt;
+}
+static inline const char *nl_str(const nl_tb tb, int type)
+{
+	return tb[type] ? mnl_attr_get_str(tb[type]) : NULL;
+}
+
+/* Policy table lookup (nl_policy.c): the libmnl type expected for an
+ * attribute, or MNL_TYPE_UNSPEC when unknown. */
+enum mnl_attr_data_type nl_attr_policy(uint16_t type, uint16_t *exact_len, uint16_t *max_len);
+const char *nl_attr_name(uint16_t type);
+
+#endif

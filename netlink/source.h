@@ -1,0 +1,37 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * Where data comes from: the live kernel, or a fixture directory.
+ *
+ * With --record DIR every netlink reply, sysfs/procfs file and verbs query a
+ * command reads is also saved under DIR; with --replay DIR (or
+ * RDMADIAG_REPLAY) they are read back from DIR instead of the kernel, through
+ * the same parsing code. Layout of DIR:
+ *   netlink/<request key>.bin   reply chunks as received: [u32 length][bytes]...
+ *   fs/<absolute path>          file contents; fs/<dir>/.listing for listings
+ *   links                       "path<TAB>target" lines for readlink()
+ *   verbs/<name>                key=value text from libibverbs queries
+ *   meta                        who recorded it, when, with which kernel
+ * Hand-written fixtures may be plain trees under fs/ without .listing files.
+ */
+#ifndef RDMADIAG_SOURCE_H
+#define RDMADIAG_SOURCE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+
+int source_init(const char *record_dir, const char *replay_dir);
+void source_close(void);
+bool source_replaying(void);
+bool source_recording(void);
+
+/* Path of a fixture file, for replay or record: DIR/rel. */
+int source_path(char *buf, size_t len, const char *rel);
+/* Create every parent directory of DIR/rel (record mode). */
+int source_mkparents(const char *rel);
+/* Save a whole blob as DIR/rel (record mode); append adds to it. */
+int source_save(const char *rel, const void *data, size_t len, bool append);
+/* Open DIR/rel for reading (replay mode); NULL with errno set. */
+FILE *source_open(const char *rel);
+
+#endif

@@ -1,0 +1,143 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* Verdicts, their text and JSON form; see check.h. */
+#include <stdio.h>
+#include <string.h>
+
+#include "check.h"
+#include "output.h"
+#include "rdmadiag.h"
+
+static const struct field check_fields[] = {
+	{ "verdict", NULL, FT_TOKEN, 0, NULL },
+	{ "id", NULL, FT_STR, 0, NULL },
+	{ "subject", NULL, FT_STR, 0, NULL },
+	{ "measured", NULL, FT_STR, 0, NULL },
+	{ "expected", NULL, FT_STR, 0, NULL },
+	{ "hint", NULL, FT_STR, 0, NULL },
+};
+
+static const struct field summary_fields[] = {
+	{ "pass", NULL, FT_U64, 0, NULL },
+	{ "warn", NULL, FT_U64, 0, NULL },
+	{ "fail", NULL, FT_U64, 0, NULL },
+	{ "skip", NULL, FT_U64, 0, NULL },
+};
+
+const char *verdict_token(enum verdict v)
+{
+	switch (v) {
+	case V_PASS: return "pass";
+	case V_WARN: return "warn";
+	case V_FAIL: return "fail";
+	default: return "skip";
+	}
+}
+
+void check_init(struct check_result *r, const char *id, const char *subject)
+{
+	memset(r, 0, sizeof(*r));
+	r->id = id;
+	r->verdict = V_SKIP;
+	snprintf(r->subject, sizeof(r->subject), "%s", subject ? subject : "host");
+}
+
+void check_measured(struct check_result *r, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(r->measured, sizeof(r->measured), fmt, ap);
+	va_end(ap);
+}
+
+void check_expected(struct check_result *r, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(r->expected, sizeof(r->expected), fmt, ap);
+	va_end(ap);
+}
+
+void check_verdict(struct check_result *r, enum verdict v, const char *hint_fmt, ...)
+{
+	va_list ap;
+
+	r->verdict = v;
+	r->hint[0] = '\0';
+	if (!hint_fmt)
+		return;
+	va_start(ap, hint_fmt);
+	vsnprintf(r->hint, sizeof(r->hint), hint_fmt, ap);
+	va_end(ap);
+}
+
+static void tally(struct check_summary *sum, enum verdict v)
+{
+	if (!sum)
+		return;
+	switch (v) {
+	case V_PASS: sum->pass++; break;
+	case V_WARN: sum->warn++; break;
+	case V_FAIL: sum->fail++; break;
+	default: sum->skip++; break;
+	}
+}
+
+static void emit_text(const struct check_result *r)
+{
+	const char *tok = verdict_token(r->verdict);
+	char upper[8];
+	size_t i;
+
+	for (i = 0; tok[i] && i < sizeof(upper) - 1; i++)
+		upper[i] = (char)(tok[i] - 'a' + 'A');
+	upper[i] = '\0';
+	out_text("%s%-4s%s  %-22s %-12s", out_color(tok), upper, out_color_reset(), r->id, r->subject);
+	if (r->measured[0])
+		out_text("  %s", r->measured);
+	if (r->expected[0] && r->verdict != V_PASS)
+		out_text(" (expected %s)", r->expected);
+	out_text("\n");
+	if (r->hint[0] && r->verdict != V_PASS)
+		out_text("      hint: %s\n", r->hint);
+}
+
+void check_emit(const struct check_result *r, struct check_summary *sum)
+{
+	tally(sum, r->verdict);
+	if (!out_is_json()) {
+		emit_text(r);
+		return;
+	}
+	out_obj_begin(NULL);
+	out_token(&check_fields[0], verdict_token(r->verdict));
+	out_str(&check_fields[1], r->id);
+	out_str(&check_fields[2], r->subject);
+	out_str(&check_fields[3], r->measured);
+	out_str(&check_fields[4], r->expected);
+	if (r->hint[0])
+		out_str(&check_fields[5], r->hint);
+	out_obj_end();
+}
+
+void check_print_summary(const struct check_summary *sum)
+{
+	if (!out_is_json()) {
+		out_text("%d pass, %d warn, %d fail, %d skip\n", sum->pass, sum->warn, sum->fail, sum->skip);
+		return;
+	}
+	out_obj_begin("summary");
+	out_u64(&summary_fields[0], sum->pass);
+	out_u64(&summary_fields[1], sum->warn);
+	out_u64(&summary_fields[2], sum->fail);
+	out_u64(&summary_fields[3], sum->skip);
+	out_obj_end();
+}
+
+int check_exit_code(const struct check_summary *sum, bool strict)
+{
+	if (sum->fail || (strict && sum->warn))
+		return EXIT_PROBLEM;
+	return EXIT_OK;
+}

@@ -1,0 +1,46 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * The check model shared by `link check`, `counter check`, `path test` and
+ * `system check`: every check yields a verdict with a stable id, the subject
+ * it looked at, what it measured, what it expected and, unless it passed, a
+ * hint in the operator's words. Printed as one text line (plus the hint) or
+ * one JSON object, from the same call.
+ */
+#ifndef RDMADIAG_CHECK_H
+#define RDMADIAG_CHECK_H
+
+#include <stdarg.h>
+#include <stdbool.h>
+
+enum verdict { V_PASS, V_WARN, V_FAIL, V_SKIP };
+
+struct check_result {
+	const char *id;		/* stable machine-readable name: "port.state" */
+	char subject[96];	/* "rxe0/1", "ens3f0", "host" */
+	enum verdict verdict;
+	char measured[256];
+	char expected[256];
+	char hint[512];
+};
+
+struct check_summary {
+	int pass, warn, fail, skip;
+};
+
+const char *verdict_token(enum verdict v);	/* "pass", "warn", "fail", "skip" */
+
+/* Builders: set verdict and the formatted text fields. */
+void check_init(struct check_result *r, const char *id, const char *subject);
+__attribute__((format(printf, 2, 3))) void check_measured(struct check_result *r, const char *fmt, ...);
+__attribute__((format(printf, 2, 3))) void check_expected(struct check_result *r, const char *fmt, ...);
+__attribute__((format(printf, 3, 4))) void check_verdict(struct check_result *r, enum verdict v,
+							   const char *hint_fmt, ...);
+
+/* Prints one result (an element of the current JSON list) and tallies it. */
+void check_emit(const struct check_result *r, struct check_summary *sum);
+/* Prints the totals: text line, or a JSON "summary" object. */
+void check_print_summary(const struct check_summary *sum);
+/* 0 nothing failed; 1 something failed (or warned, when strict). */
+int check_exit_code(const struct check_summary *sum, bool strict);
+
+#endif

@@ -1,0 +1,484 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * The dispatcher: matches OBJECT and ACTION words (unique prefixes accepted),
+ * parses the action's options from its table, prints help from the same
+ * tables, and runs the handler between out_begin() and out_finish().
+ */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "output.h"
+#include "rdmadiag.h"
+
+void report_error(const char *what, const char *cause, const char *next)
+{
+	char msg[1024];
+
+	fprintf(stderr, "rdmadiag: %s\n", what);
+	if (cause)
+		fprintf(stderr, "  cause: %s\n", cause);
+	if (next)
+		fprintf(stderr, "  next:  %s\n", next);
+	snprintf(msg, sizeof(msg), "%s%s%s%s%s", what, cause ? "; cause: " : "", cause ? cause : "",
+		 next ? "; next: " : "", next ? next : "");
+	out_record_error(msg);
+}
+
+void usage_error(const char *fmt, ...)
+{
+	va_list ap;
+
+	fputs("rdmadiag: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+}
+
+/*
+ * Match a word against names[] (stride bytes apart, NULL name ends): exact
+ * match first, then a unique prefix. Returns the index, -1 for none, -2 for
+ * ambiguous.
+ */
+static int match_word(const char *word, const void *base, size_t stride, bool skip_hidden,
+		      size_t flags_off)
+{
+	int found = -1, n = 0;
+	size_t len = strlen(word);
+
+	for (int i = 0;; i++) {
+		const char *name = *(const char *const *)((const char *)base + i * stride);
+
+		if (!name)
+			break;
+		if (skip_hidden && (*(const unsigned *)((const char *)base + i * stride + flags_off) & HIDDEN))
+			continue;
+		if (!strcmp(name, word))
+			return i;
+		if (len && !strncmp(name, word, len)) {
+			found = i;
+			n++;
+		}
+	}
+	return n > 1 ? -2 : found;
+}
+
+const struct object *object_find(const char *word, int *ambiguous)
+{
+	int found = -1, n = 0;
+	size_t len = strlen(word);
+
+	*ambiguous = 0;
+	for (int i = 0; all_objects[i]; i++) {
+		if (!strcmp(all_objects[i]->name, word))
+			return all_objects[i];
+		if (len && !strncmp(all_objects[i]->name, word, len)) {
+			found = i;
+			n++;
+		}
+	}
+	if (n > 1)
+		*ambiguous = 1;
+	return n == 1 ? all_objects[found] : NULL;
+}
+
+static void list_objects(FILE *fp, const char *prefix)
+{
+	const char *sep = "";
+
+	for (int i = 0; all_objects[i]; i++) {
+		if (prefix && strncmp(all_objects[i]->name, prefix, strlen(prefix)))
+			continue;
+		fprintf(fp, "%s%s", sep, all_objects[i]->name);
+		sep = " | ";
+	}
+}
+
+static void list_actions(FILE *fp, const struct object *obj, const char *prefix)
+{
+	const char *sep = "";
+
+	for (const struct action *a = obj->actions; a->name; a++) {
+		if (a->flags & HIDDEN)
+			continue;
+		if (prefix && strncmp(a->name, prefix, strlen(prefix)))
+			continue;
+		fprintf(fp, "%s%s", sep, a->name);
+		sep = " | ";
+	}
+	if (!prefix || !strncmp("help", prefix, strlen(prefix)))
+		fprintf(fp, "%shelp", sep);
+}
+
+void print_top_help(void)
+{
+	printf("Usage: rdmadiag [OPTIONS] OBJECT [ACTION] [ARGS]\n"
+	       "       rdmadiag OBJECT help\n"
+	       "       rdmadiag -V\n"
+	       "where  OBJECT := { ");
+	list_objects(stdout, NULL);
+	printf(" }\n"
+	       "       OPTIONS := { -j[son] | -p[retty] | -d[etails] | -V[ersion] | -h[elp] |\n"
+	       "                    --color {auto|always|never} | --record DIR | --replay DIR }\n\n"
+	       "Objects:\n");
+	for (int i = 0; all_objects[i]; i++)
+		printf("  %-9s %s\n", all_objects[i]->name, all_objects[i]->summary);
+	printf("\nUnique prefixes are accepted: 'rdmadiag l s' is 'rdmadiag link show'.\n"
+	       "Exit codes: 0 all good, 1 a problem was found, 2 usage error,\n"
+	       "            3 this host cannot run the command, 4 runtime error.\n"
+	       "See rdmadiag(8) and rdmadiag-OBJECT(8).\n");
+}
+
+static void print_opt_help(const struct cmd_opt *opt)
+{
+	char left[64];
+
+	snprintf(left, sizeof(left), "%s%s%s", opt->name, opt->metavar ? " " : "",
+		 opt->metavar ? opt->metavar : "");
+	printf("      %-24s %s", left, opt->help);
+	if (opt->choices) {
+		printf(" (");
+		for (int i = 0; opt->choices[i]; i++)
+			printf("%s%s", i ? ", " : "", opt->choices[i]);
+		printf(")");
+	}
+	printf("\n");
+}
+
+static void print_action_usage(const struct object *obj, const struct action *a, bool with_opts)
+{
+	printf("Usage: rdmadiag %s %s%s%s", obj->name, a->name, a->synopsis ? " " : "",
+	       a->synopsis ? a->synopsis : "");
+	if (a->opts && a->opts[0].name)
+		printf(" [OPTIONS]");
+	printf("\n    %s\n", a->summary);
+	if (a->keywords) {
+		printf("    Filters:");
+		for (int i = 0; a->keywords[i]; i++)
+			printf(" %s", a->keywords[i]);
+		printf("\n");
+	}
+	if (with_opts && a->opts)
+		for (const struct cmd_opt *opt = a->opts; opt->name; opt++)
+			print_opt_help(opt);
+}
+
+static void print_object_help(const struct object *obj)
+{
+	printf("rdmadiag %s: %s\n\n", obj->name, obj->summary);
+	for (const struct action *a = obj->actions; a->name; a++) {
+		if (a->flags & HIDDEN)
+			continue;
+		print_action_usage(obj, a, true);
+	}
+	printf("Usage: rdmadiag %s help\n", obj->name);
+}
+
+int opt_index(const struct action *a, const char *name)
+{
+	for (int i = 0; a->opts && a->opts[i].name; i++)
+		if (!strcmp(a->opts[i].name, name))
+			return i;
+	return -1;
+}
+
+const struct opt_value *ctx_opt(const struct cmd_ctx *ctx, const char *name)
+{
+	static const struct opt_value unset;
+	int i = opt_index(ctx->action, name);
+
+	return i < 0 ? &unset : &ctx->opt[i];
+}
+
+static int parse_uint(const char *s, unsigned long long min, unsigned long long max,
+		      unsigned long long *out)
+{
+	char *end;
+
+	if (!s || !*s || *s == '-' || *s == '+')
+		return -1;
+	errno = 0;
+	unsigned long long v = strtoull(s, &end, 10);
+
+	if (errno || *end || v < min || v > max)
+		return -1;
+	*out = v;
+	return 0;
+}
+
+static bool in_choices(const char *const *choices, const char *v)
+{
+	for (int i = 0; choices[i]; i++)
+		if (!strcmp(choices[i], v))
+			return true;
+	return false;
+}
+
+static int check_list_items(const struct cmd_opt *opt, const char *value)
+{
+	char buf[1024];
+
+	if (!*value || strlen(value) >= sizeof(buf)) {
+		usage_error("%s: expected a comma separated list", opt->name);
+		return -1;
+	}
+	if (!opt->choices)
+		return 0;
+	strcpy(buf, value);
+	for (char *save = NULL, *item = strtok_r(buf, ",", &save); item; item = strtok_r(NULL, ",", &save)) {
+		if (!in_choices(opt->choices, item)) {
+			usage_error("%s: unknown value '%s'", opt->name, item);
+			fputs("  expected one of:", stderr);
+			for (int i = 0; opt->choices[i]; i++)
+				fprintf(stderr, " %s", opt->choices[i]);
+			fputc('\n', stderr);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+static int set_opt_value(const struct cmd_opt *opt, struct opt_value *v, const char *value)
+{
+	switch (opt->kind) {
+	case OPT_FLAG:
+		break;
+	case OPT_UINT:
+		if (parse_uint(value, opt->min, opt->max, &v->num)) {
+			usage_error("%s: '%s' is not a whole number in %llu..%llu", opt->name, value,
+				    opt->min, opt->max);
+			return -1;
+		}
+		break;
+	case OPT_CHOICE:
+		if (!in_choices(opt->choices, value)) {
+			usage_error("%s: unknown value '%s'", opt->name, value);
+			fputs("  expected one of:", stderr);
+			for (int i = 0; opt->choices[i]; i++)
+				fprintf(stderr, " %s", opt->choices[i]);
+			fputc('\n', stderr);
+			return -1;
+		}
+		break;
+	case OPT_LIST:
+		if (check_list_items(opt, value))
+			return -1;
+		break;
+	case OPT_STR:
+		if (!*value) {
+			usage_error("%s: empty value", opt->name);
+			return -1;
+		}
+		break;
+	}
+	if (v->set) {
+		usage_error("%s given twice", opt->name);
+		return -1;
+	}
+	v->set = true;
+	v->str = value;
+	return 0;
+}
+
+/* Find an option by exact name or unique prefix; reports errors itself. */
+static int find_opt(const struct action *a, const char *name)
+{
+	int found = -1, n = 0;
+	size_t len = strlen(name);
+
+	for (int i = 0; a->opts && a->opts[i].name; i++) {
+		if (!strcmp(a->opts[i].name, name))
+			return i;
+		if (!strncmp(a->opts[i].name, name, len)) {
+			found = i;
+			n++;
+		}
+	}
+	if (n == 1)
+		return found;
+	usage_error("%s option '%s' for '%s'", n ? "ambiguous" : "unknown", name, a->name);
+	fputs("  options:", stderr);
+	for (int i = 0; a->opts && a->opts[i].name; i++)
+		if (!n || !strncmp(a->opts[i].name, name, len))
+			fprintf(stderr, " %s", a->opts[i].name);
+	if (!a->opts || !a->opts[0].name)
+		fputs(" (none)", stderr);
+	fputc('\n', stderr);
+	return -1;
+}
+
+/* Split argv into positional words and options of the action. */
+static int parse_action_args(struct cmd_ctx *ctx, int argc, char **argv)
+{
+	const struct action *a = ctx->action;
+	bool opts_done = false;
+
+	ctx->argc = 0;
+	for (int i = 0; i < argc; i++) {
+		char *w = argv[i];
+
+		if (opts_done || strncmp(w, "--", 2) || !strcmp(w, "-")) {
+			if (!opts_done && w[0] == '-' && w[1] && strcmp(w, "-")) {
+				usage_error("unknown option '%s' for '%s %s' (options are --long; global options go before OBJECT)",
+					    w, ctx->object->name, a->name);
+				return -1;
+			}
+			if (ctx->argc >= MAX_POSITIONAL) {
+				usage_error("too many arguments (at most %d)", MAX_POSITIONAL);
+				return -1;
+			}
+			argv[ctx->argc++] = w;	/* compact in place; i >= ctx->argc */
+			continue;
+		}
+		if (!strcmp(w, "--")) {
+			opts_done = true;
+			continue;
+		}
+		char name[128];
+		const char *eq = strchr(w, '=');
+		size_t nlen = eq ? (size_t)(eq - w) : strlen(w);
+
+		if (nlen >= sizeof(name)) {
+			usage_error("option name too long");
+			return -1;
+		}
+		memcpy(name, w, nlen);
+		name[nlen] = '\0';
+		int idx = find_opt(a, name);
+
+		if (idx < 0)
+			return -1;
+		const struct cmd_opt *opt = &a->opts[idx];
+		const char *value = NULL;
+
+		if (opt->kind == OPT_FLAG) {
+			if (eq) {
+				usage_error("%s takes no value", opt->name);
+				return -1;
+			}
+		} else if (eq) {
+			value = eq + 1;
+		} else if (i + 1 < argc) {
+			value = argv[++i];
+		} else {
+			usage_error("%s needs a value (%s)", opt->name, opt->metavar ? opt->metavar : "VALUE");
+			return -1;
+		}
+		if (set_opt_value(opt, &ctx->opt[idx], value))
+			return -1;
+	}
+	ctx->argv = argv;
+	return 0;
+}
+
+static bool is_help_word(const char *w)
+{
+	return !strcmp(w, "help") || !strcmp(w, "-h") || !strcmp(w, "--help");
+}
+
+static const struct action *find_action(const struct object *obj, const char *word)
+{
+	int i = match_word(word, obj->actions, sizeof(struct action), true,
+			   offsetof(struct action, flags));
+
+	if (i >= 0)
+		return &obj->actions[i];
+	usage_error("%s action '%s' for object '%s'", i == -2 ? "ambiguous" : "unknown", word, obj->name);
+	fputs("  candidates: ", stderr);
+	list_actions(stderr, obj, i == -2 ? word : NULL);
+	fputs("\n  try: rdmadiag ", stderr);
+	fprintf(stderr, "%s help\n", obj->name);
+	return NULL;
+}
+
+int cmd_dispatch(int argc, char **argv)
+{
+	int ambiguous;
+
+	if (argc < 1) {
+		print_top_help();
+		return EXIT_USAGE;
+	}
+	if (is_help_word(argv[0])) {
+		print_top_help();
+		return EXIT_OK;
+	}
+	const struct object *obj = object_find(argv[0], &ambiguous);
+
+	if (!obj) {
+		usage_error("%s object '%s'", ambiguous ? "ambiguous" : "unknown", argv[0]);
+		fputs("  candidates: ", stderr);
+		list_objects(stderr, ambiguous ? argv[0] : NULL);
+		fputs("\n  try: rdmadiag help\n", stderr);
+		return EXIT_USAGE;
+	}
+	argc--, argv++;
+
+	const struct action *a = obj->actions;	/* the first action is the default */
+
+	if (argc > 0 && is_help_word(argv[0])) {
+		print_object_help(obj);
+		return EXIT_OK;
+	}
+	if (argc > 0 && argv[0][0] != '-') {
+		a = find_action(obj, argv[0]);
+		if (!a)
+			return EXIT_USAGE;
+		argc--, argv++;
+	}
+	/* `rdmadiag link check help` and `... --help` print that action's help. */
+	for (int i = 0; i < argc; i++) {
+		if (!strcmp(argv[i], "--"))
+			break;
+		if ((i == 0 && !strcmp(argv[i], "help")) || !strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
+			print_action_usage(obj, a, true);
+			return EXIT_OK;
+		}
+	}
+
+	struct cmd_ctx ctx = { .object = obj, .action = a };
+
+	if (parse_action_args(&ctx, argc, argv))
+		return EXIT_USAGE;
+
+	out_begin();
+	int rc = a->run(&ctx);
+
+	out_finish();
+	return rc;
+}
+
+int parse_dev_port(const char *word, struct dev_port *out)
+{
+	const char *slash = strchr(word, '/');
+	size_t len = slash ? (size_t)(slash - word) : strlen(word);
+
+	memset(out, 0, sizeof(*out));
+	if (len == 0 || len >= sizeof(out->dev)) {
+		usage_error("'%s' is not DEV or DEV/PORT (device names are 1..%zu characters)", word,
+			    sizeof(out->dev) - 1);
+		return -1;
+	}
+	for (size_t i = 0; i < len; i++) {
+		unsigned char c = (unsigned char)word[i];
+
+		if (c <= ' ' || c >= 0x7f) {
+			usage_error("'%s' is not a device name (only printable characters)", word);
+			return -1;
+		}
+	}
+	memcpy(out->dev, word, len);
+	if (slash) {
+		unsigned long long port;
+
+		if (parse_uint(slash + 1, 1, 255, &port)) {
+			usage_error("'%s': port must be a number in 1..255 (as in rxe0/1)", word);
+			return -1;
+		}
+		out->port = (unsigned)port;
+	}
+	return 0;
+}

@@ -1,0 +1,41 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+#include <errno.h>
+#include <stdio.h>
+
+#include "../netlink/rdma.h"
+#include "common.h"
+
+static int print_name(const struct rd_dev *d, void *data)
+{
+	int *n = data;
+
+	fprintf(stderr, "%s%s", (*n)++ ? ", " : "", d->name);
+	return 0;
+}
+
+int report_dev_error(const char *dev, int err)
+{
+	char what[160];
+
+	if (err == -ENODEV && dev) {
+		int n = 0;
+
+		snprintf(what, sizeof(what), "no RDMA device named '%s'", dev);
+		report_error(what, "the name is wrong, or its driver is not loaded", "list devices with: rdmadiag dev show");
+		fputs("  devices here: ", stderr);
+		if (rd_dev_each(NULL, print_name, &n) || n == 0)
+			fputs("(none)", stderr);
+		fputc('\n', stderr);
+		return EXIT_HOST;
+	}
+	rd_report_nl_error("reading RDMA devices from the kernel failed", err);
+	return EXIT_RUNTIME;
+}
+
+void report_no_devices(void)
+{
+	report_error("no RDMA devices on this host",
+		     "no RDMA driver is loaded, or no Soft-RoCE device was created",
+		     "load the driver of your NIC (mlx5_ib, irdma, bnxt_re, ...) or create a Soft-RoCE device: "
+		     "modprobe rdma_rxe && rdma link add rxe0 type rxe netdev IFACE");
+}

@@ -1,0 +1,119 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* rdmadiag dev: RDMA devices (netlink RDMA_NLDEV_CMD_GET, verbs for details). */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "../netlink/rdma.h"
+#include "../verbs/verbs.h"
+#include "common.h"
+#include "objects.h"
+#include "output.h"
+
+enum {
+	F_INDEX, F_NAME, F_NODE_TYPE, F_FW, F_NODE_GUID, F_SYS_GUID, F_DRIVER, F_UVERBS, F_PORTS,
+	F_VENDOR_ID, F_VENDOR_PART, F_HW_VER, F_MAX_QP, F_MAX_CQ, F_MAX_MR, F_MAX_PD, F_MAX_QP_WR,
+};
+
+static const struct field dev_fields[] = {
+	[F_INDEX] = { "index", NULL, FT_U64, FF_HEAD, NULL },
+	[F_NAME] = { "name", NULL, FT_STR, FF_HEAD, NULL },
+	[F_NODE_TYPE] = { "node_type", NULL, FT_TOKEN, 0, NULL },
+	[F_FW] = { "fw", NULL, FT_STR, 0, NULL },
+	[F_NODE_GUID] = { "node_guid", NULL, FT_GUID, 0, NULL },
+	[F_SYS_GUID] = { "sys_image_guid", NULL, FT_GUID, 0, NULL },
+	[F_DRIVER] = { "driver", NULL, FT_STR, 0, NULL },
+	[F_UVERBS] = { "uverbs", NULL, FT_STR, FF_DETAIL, NULL },
+	[F_PORTS] = { "ports", NULL, FT_U64, 0, NULL },
+	[F_VENDOR_ID] = { "vendor_id", NULL, FT_HEX, FF_DETAIL, NULL },
+	[F_VENDOR_PART] = { "vendor_part_id", NULL, FT_U64, FF_DETAIL, NULL },
+	[F_HW_VER] = { "hw_ver", NULL, FT_HEX, FF_DETAIL, NULL },
+	[F_MAX_QP] = { "max_qp", NULL, FT_U64, FF_DETAIL, NULL },
+	[F_MAX_CQ] = { "max_cq", NULL, FT_U64, FF_DETAIL, NULL },
+	[F_MAX_MR] = { "max_mr", NULL, FT_U64, FF_DETAIL, NULL },
+	[F_MAX_PD] = { "max_pd", NULL, FT_U64, FF_DETAIL, NULL },
+	[F_MAX_QP_WR] = { "max_qp_wr", NULL, FT_U64, FF_DETAIL, NULL },
+};
+
+/* Verbs details only with -d: opening every device costs a few ms each. */
+static void print_verbs_details(const struct rd_dev *d)
+{
+	struct vb_device v;
+
+	if (!g_opts.details || vb_query_device(d->name, &v))
+		return;
+	out_hex(&dev_fields[F_VENDOR_ID], v.vendor_id);
+	out_u64(&dev_fields[F_VENDOR_PART], v.vendor_part_id);
+	out_hex(&dev_fields[F_HW_VER], v.hw_ver);
+	out_u64(&dev_fields[F_MAX_QP], v.max_qp);
+	out_u64(&dev_fields[F_MAX_CQ], v.max_cq);
+	out_u64(&dev_fields[F_MAX_MR], v.max_mr);
+	out_u64(&dev_fields[F_MAX_PD], v.max_pd);
+	out_u64(&dev_fields[F_MAX_QP_WR], v.max_qp_wr);
+}
+
+static int print_dev(const struct rd_dev *d, void *data)
+{
+	char driver[64], chardev[64];
+	int *count = data;
+
+	(*count)++;
+	out_obj_begin(NULL);
+	out_u64(&dev_fields[F_INDEX], d->index);
+	out_str(&dev_fields[F_NAME], d->name);
+	out_token(&dev_fields[F_NODE_TYPE], rd_node_type_token(d->node_type));
+	if (d->fw[0])
+		out_str(&dev_fields[F_FW], d->fw);
+	if (d->has_node_guid)
+		out_guid(&dev_fields[F_NODE_GUID], d->node_guid);
+	if (d->has_sys_guid)
+		out_guid(&dev_fields[F_SYS_GUID], d->sys_image_guid);
+	if (rd_dev_uverbs(d->index, driver, sizeof(driver), chardev, sizeof(chardev)) == 0) {
+		if (driver[0])
+			out_str(&dev_fields[F_DRIVER], driver);
+		if (chardev[0])
+			out_str(&dev_fields[F_UVERBS], chardev);
+	}
+	out_u64(&dev_fields[F_PORTS], d->nports);
+	print_verbs_details(d);
+	out_obj_end();
+	return 0;
+}
+
+static int dev_show(struct cmd_ctx *ctx)
+{
+	struct dev_port sel;
+	int count = 0, rc, err;
+
+	if (ctx->argc > 1) {
+		usage_error("dev show takes at most one device name, got '%s'", ctx->argv[1]);
+		return EXIT_USAGE;
+	}
+	if (ctx->argc == 1 && parse_dev_port(ctx->argv[0], &sel))
+		return EXIT_USAGE;
+	if (ctx->argc == 1 && sel.port) {
+		usage_error("dev show takes a device, not a port ('%s'); try: rdmadiag link show %s", ctx->argv[0],
+			    ctx->argv[0]);
+		return EXIT_USAGE;
+	}
+	rc = nl_require();
+	if (rc)
+		return rc;
+	out_list_begin("devices");
+	err = rd_dev_each(ctx->argc ? sel.dev : NULL, print_dev, &count);
+	out_list_end();
+	if (err)
+		return report_dev_error(ctx->argc ? sel.dev : NULL, err);
+	if (count == 0)
+		report_no_devices();
+	return EXIT_OK;
+}
+
+static const struct action dev_actions[] = {
+	{ "show", "[DEV]", "list RDMA devices: node type, firmware, GUIDs, driver, ports", dev_show, NEEDS_NETLINK,
+	  NULL, COMPLETE_DEV, NULL },
+	{ "list", "[DEV]", "same as show", dev_show, NEEDS_NETLINK | HIDDEN, NULL, COMPLETE_DEV, NULL },
+	{ 0 },
+};
+
+const struct object obj_dev = { "dev", "RDMA devices", dev_actions };

@@ -1,0 +1,23 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* What link.c knows about a port, shared with the checks of `link check`. */
+#ifndef RDMADIAG_LINK_H
+#define RDMADIAG_LINK_H
+
+#include "../netlink/netdev.h"
+#include "../netlink/rdma.h"
+#include "../verbs/verbs.h"
+
+struct link_port {
+	struct rd_port nl;		/* from netlink */
+	bool has_verbs;
+	struct vb_port vb;		/* from libibverbs */
+	struct netdev_info nd;		/* the port's netdev, from sysfs */
+	bool is_ib;			/* InfiniBand link layer */
+	double rate_gbps;		/* 0 when unknown */
+};
+
+void link_port_fill(const struct rd_port *p, struct link_port *lp);
+/* Calls cb for every port of dev (NULL: every device), or only `port`. */
+int link_each(const char *dev, unsigned port, rd_port_cb cb, void *data);
+
+#endif

@@ -1,0 +1,161 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* rdmadiag: global options, then the dispatcher. */
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../netlink/source.h"
+#include "output.h"
+#include "rdmadiag.h"
+
+struct global_opts g_opts;
+
+static int parse_color(const char *v)
+{
+	if (!strcmp(v, "auto"))
+		g_opts.color = COLOR_AUTO;
+	else if (!strcmp(v, "always"))
+		g_opts.color = COLOR_ALWAYS;
+	else if (!strcmp(v, "never"))
+		g_opts.color = COLOR_NEVER;
+	else {
+		usage_error("--color: unknown value '%s' (expected auto, always or never)", v);
+		return -1;
+	}
+	return 0;
+}
+
+static int short_flags(const char *w)
+{
+	for (const char *p = w + 1; *p; p++) {
+		switch (*p) {
+		case 'j': g_opts.json = true; break;
+		case 'p': g_opts.pretty = true; break;
+		case 'd': g_opts.details = true; break;
+		case 'V': return 'V';
+		case 'h': return 'h';
+		default:
+			usage_error("unknown option '-%c' in '%s'", *p, w);
+			fputs("  global options: -j -p -d -V -h --color --record --replay\n", stderr);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+/* A global option taking a value, as "--name VALUE" or "--name=VALUE". */
+static const char *opt_value(const char *name, int argc, char **argv, int *i)
+{
+	size_t len = strlen(name);
+	const char *w = argv[*i];
+
+	if (w[len] == '=')
+		return w + len + 1;
+	if (*i + 1 >= argc) {
+		usage_error("%s needs a value", name);
+		return NULL;
+	}
+	return argv[++*i];
+}
+
+static bool is_opt(const char *w, const char *name)
+{
+	size_t len = strlen(name);
+
+	return !strncmp(w, name, len) && (w[len] == '\0' || w[len] == '=');
+}
+
+/* Returns the index of the first non-option word, or -1 after an error,
+ * or argc + 1 when the command was fully handled (help, version). */
+static int parse_global(int argc, char **argv, int *rc)
+{
+	int i;
+
+	for (i = 1; i < argc; i++) {
+		const char *w = argv[i];
+		const char *v;
+
+		if (w[0] != '-' || !w[1])
+			break;
+		if (!strcmp(w, "--")) {
+			i++;
+			break;
+		}
+		if (!strcmp(w, "--json")) {
+			g_opts.json = true;
+		} else if (!strcmp(w, "--pretty")) {
+			g_opts.pretty = true;
+		} else if (!strcmp(w, "--details")) {
+			g_opts.details = true;
+		} else if (!strcmp(w, "--version")) {
+			goto version;
+		} else if (!strcmp(w, "--help")) {
+			goto help;
+		} else if (is_opt(w, "--color") || is_opt(w, "--colour")) {
+			v = strchr(w, '=') ? strchr(w, '=') + 1 : "always";
+			if (parse_color(v))
+				goto usage;
+		} else if (is_opt(w, "--record")) {
+			if (!(g_opts.record_dir = opt_value("--record", argc, argv, &i)))
+				goto usage;
+		} else if (is_opt(w, "--replay")) {
+			if (!(g_opts.replay_dir = opt_value("--replay", argc, argv, &i)))
+				goto usage;
+		} else if (w[1] != '-') {
+			int r = short_flags(w);
+
+			if (r < 0)
+				goto usage;
+			if (r == 'V')
+				goto version;
+			if (r == 'h')
+				goto help;
+		} else {
+			usage_error("unknown option '%s'", w);
+			fputs("  global options: -j -p -d -V -h --color --record --replay; try: rdmadiag help\n", stderr);
+			goto usage;
+		}
+	}
+	/* -p alone means pretty JSON, as in iproute2. */
+	if (g_opts.pretty)
+		g_opts.json = true;
+	if (g_opts.record_dir && g_opts.replay_dir) {
+		usage_error("--record and --replay cannot be used together");
+		goto usage;
+	}
+	return i;
+version:
+	printf("rdmadiag %s (output schema %d)\n", RDMADIAG_VERSION, OUTPUT_SCHEMA);
+	*rc = EXIT_OK;
+	return argc + 1;
+help:
+	print_top_help();
+	*rc = EXIT_OK;
+	return argc + 1;
+usage:
+	*rc = EXIT_USAGE;
+	return -1;
+}
+
+int main(int argc, char **argv)
+{
+	int rc = EXIT_OK;
+	int first;
+
+	/* A closed pipe (rdmadiag ... | head) must not kill us mid-cleanup. */
+	signal(SIGPIPE, SIG_IGN);
+	out_init(stdout);
+	first = parse_global(argc, argv, &rc);
+	if (first < 0 || first > argc)
+		return rc;
+	if (!g_opts.replay_dir)
+		g_opts.replay_dir = getenv("RDMADIAG_REPLAY");
+	if (!g_opts.record_dir && !g_opts.replay_dir)
+		g_opts.record_dir = getenv("RDMADIAG_RECORD");
+	if (source_init(g_opts.record_dir, g_opts.replay_dir))
+		return EXIT_HOST;
+	rc = cmd_dispatch(argc - first, argv + first);
+	source_close();
+	return rc < 0 || rc > 255 ? EXIT_RUNTIME : rc;
+}

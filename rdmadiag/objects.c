@@ -1,0 +1,11 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* Every object rdmadiag knows, in help order. Adding an object: one line. */
+#include <stddef.h>
+
+#include "objects.h"
+
+const struct object *const all_objects[] = {
+	&obj_dev,
+	&obj_link,
+	NULL,
+};

@@ -1,0 +1,11 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* One `struct object` per file rdmadiag/OBJECT.c. */
+#ifndef RDMADIAG_OBJECTS_H
+#define RDMADIAG_OBJECTS_H
+
+#include "rdmadiag.h"
+
+extern const struct object obj_dev;	/* dev.c */
+extern const struct object obj_link;	/* link.c */
+
+#endif

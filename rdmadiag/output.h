@@ -1,0 +1,88 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * One output layer for text and JSON.
+ *
+ * A command describes what it prints with `struct field` tables (JSON key, text
+ * label, type) and calls out_*() once per value; the layer renders text or JSON
+ * from the same calls, so keys and labels cannot drift apart.
+ *
+ * Text follows iproute2: one line per object, "label value" pairs, nested
+ * objects on indented lines. JSON is one document per command with a top-level
+ * "schema" version; out_finish() closes whatever is still open, so stdout stays
+ * valid JSON even when a command fails part way.
+ */
+#ifndef RDMADIAG_OUTPUT_H
+#define RDMADIAG_OUTPUT_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#define OUTPUT_SCHEMA 1
+
+enum field_type {
+	FT_STR,		/* free text, JSON string */
+	FT_TOKEN,	/* stable enum token, JSON string ("active", "roce_v2") */
+	FT_U64,
+	FT_S64,
+	FT_BOOL,
+	FT_DOUBLE,
+	FT_GUID,	/* u64 shown as xxxx:xxxx:xxxx:xxxx */
+	FT_HEX,		/* u64 shown as 0x... */
+};
+
+enum field_flags {
+	FF_DETAIL = 1u << 0,	/* text: only with -d (JSON always has it) */
+	FF_HEAD = 1u << 1,	/* text: "value:" without label, starts a line */
+	FF_GOODBAD = 1u << 2,	/* text: colour the token green/red/yellow */
+};
+
+struct field {
+	const char *key;	/* JSON key, snake_case */
+	const char *label;	/* text label; NULL: same as key */
+	enum field_type type;
+	unsigned flags;
+	const char *unit;	/* text suffix, e.g. "Gb/s"; NULL for none */
+};
+
+/* Document */
+void out_init(FILE *fp);
+void out_begin(void);		/* opens the top-level JSON object */
+void out_finish(void);		/* closes all, prints collected errors */
+void out_set_stream(bool on);	/* JSON lines: each top-level object is one line */
+
+/* Containers */
+void out_list_begin(const char *key);	/* JSON "key": [  (key NULL inside a list) */
+void out_list_end(void);
+void out_obj_begin(const char *key);	/* JSON "key": {; text: a new record line */
+void out_obj_end(void);
+
+/* Values; a NULL string is skipped (absent in JSON and text). */
+void out_str(const struct field *f, const char *v);
+void out_token(const struct field *f, const char *v);
+/* An enum: JSON gets the stable token, text the name people know ("ACTIVE"). */
+void out_enum(const struct field *f, const char *token, const char *text);
+void out_u64(const struct field *f, uint64_t v);
+void out_s64(const struct field *f, int64_t v);
+void out_bool(const struct field *f, bool v);
+void out_double(const struct field *f, double v, int decimals);
+void out_guid(const struct field *f, uint64_t v);
+void out_hex(const struct field *f, uint64_t v);
+
+/* Text-only free text (headers, blank lines); ignored in JSON. */
+__attribute__((format(printf, 1, 2))) void out_text(const char *fmt, ...);
+void out_newline(void);
+
+/* Errors met while printing: text goes to stderr at once, JSON collects them
+ * into a top-level "errors" array as well. */
+void out_record_error(const char *msg);
+
+bool out_is_json(void);
+/* ANSI colour for text mode ("" when colour is off). */
+const char *out_color(const char *token);
+const char *out_color_reset(void);
+
+/* Formatting helpers shared by objects. */
+void format_guid(uint64_t v, char *buf, size_t len);
+
+#endif

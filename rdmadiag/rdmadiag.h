@@ -1,0 +1,138 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * rdmadiag: shared definitions of the front end.
+ *
+ * Every object (dev, link, gid, qp, ...) lives in its own file and exports one
+ * `struct object`. objects.c lists them; main.c parses the global options and
+ * hands the rest to the dispatcher in cmd.c. Help, completion and the man-page
+ * sync test all read the same tables, so they cannot drift from dispatch.
+ */
+#ifndef RDMADIAG_H
+#define RDMADIAG_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define RDMADIAG_VERSION "0.1.0"
+
+/* Exit codes, documented in rdmadiag(8). */
+enum exit_code {
+	EXIT_OK = 0,	   /* all good */
+	EXIT_PROBLEM = 1,  /* a check or test found a problem */
+	EXIT_USAGE = 2,	   /* the command line is wrong */
+	EXIT_HOST = 3,	   /* this host cannot run the command */
+	EXIT_RUNTIME = 4,  /* unexpected runtime error */
+};
+
+enum color_mode { COLOR_AUTO, COLOR_ALWAYS, COLOR_NEVER };
+
+/* Global options, set once by main() before dispatch. */
+struct global_opts {
+	bool json;
+	bool pretty;
+	bool details;
+	enum color_mode color;
+	const char *record_dir;	/* --record DIR: save what is read */
+	const char *replay_dir;	/* --replay DIR: read a fixture instead */
+};
+extern struct global_opts g_opts;
+
+/* Kinds of option values, used by the parser and by completion. */
+enum opt_kind {
+	OPT_FLAG,	/* no value */
+	OPT_UINT,	/* unsigned integer in [min, max] */
+	OPT_STR,	/* free string */
+	OPT_CHOICE,	/* one of choices[] */
+	OPT_LIST,	/* comma separated list; choices[] if given */
+};
+
+/* What the positional arguments or an option value name, for completion. */
+enum complete_kind {
+	COMPLETE_NONE,
+	COMPLETE_DEV,		/* DEV */
+	COMPLETE_DEV_PORT,	/* DEV[/PORT] */
+	COMPLETE_CHECK_ID,	/* ids of link check */
+	COMPLETE_FILE,
+	COMPLETE_HOST,
+};
+
+struct cmd_opt {
+	const char *name;		/* "--expect-mtu" */
+	enum opt_kind kind;
+	const char *metavar;		/* "N"; NULL for flags */
+	const char *help;		/* one line */
+	const char *const *choices;	/* NULL terminated, or NULL */
+	unsigned long long min, max;	/* bounds for OPT_UINT */
+	enum complete_kind complete;	/* for OPT_STR / OPT_LIST values */
+};
+
+/* Parsed value of one option; the array is parallel to action->opts. */
+struct opt_value {
+	bool set;
+	const char *str;
+	unsigned long long num;
+};
+
+#define MAX_OPTS 32
+#define MAX_POSITIONAL 64
+
+struct action;
+
+/* What a handler receives: its positional words and its parsed options. */
+struct cmd_ctx {
+	const struct object *object;
+	const struct action *action;
+	int argc;			/* positional words */
+	char **argv;
+	struct opt_value opt[MAX_OPTS];
+};
+
+enum action_flags {
+	NEEDS_NETLINK = 1u << 0,	/* opens NETLINK_RDMA */
+	NEEDS_VERBS = 1u << 1,		/* opens libibverbs */
+	HIDDEN = 1u << 2,		/* not listed in help */
+};
+
+struct action {
+	const char *name;
+	const char *synopsis;		/* positional part, "[DEV[/PORT]]" */
+	const char *summary;		/* one line for help */
+	int (*run)(struct cmd_ctx *ctx);
+	unsigned flags;
+	const struct cmd_opt *opts;	/* terminated by { .name = NULL } */
+	enum complete_kind positional;
+	const char *const *keywords;	/* filter keywords, NULL terminated */
+};
+
+struct object {
+	const char *name;
+	const char *summary;
+	const struct action *actions;	/* terminated by { .name = NULL }; first is default */
+};
+
+/* objects.c: every object, in help order; NULL terminated. */
+extern const struct object *const all_objects[];
+
+/* cmd.c */
+int cmd_dispatch(int argc, char **argv);
+const struct object *object_find(const char *word, int *ambiguous);
+void print_top_help(void);
+int opt_index(const struct action *a, const char *name);
+const struct opt_value *ctx_opt(const struct cmd_ctx *ctx, const char *name);
+
+/*
+ * Error reporting: what failed, the likely cause, the next step.
+ * All three go to stderr; cause and next may be NULL.
+ */
+void report_error(const char *what, const char *cause, const char *next);
+__attribute__((format(printf, 1, 2))) void usage_error(const char *fmt, ...);
+
+/* DEV[/PORT] argument: port 0 means every port. */
+struct dev_port {
+	char dev[64];
+	unsigned port;
+};
+int parse_dev_port(const char *word, struct dev_port *out);
+
+#endif

@@ -1,0 +1,93 @@
+#!/usr/bin/env bats
+# The command line on a host without RDMA: help, prefixes, usage errors, exit codes.
+
+load helpers
+
+@test "-V prints the version and exits 0" {
+	run rd -V
+	assert_success
+	assert_output --regexp '^rdmadiag [0-9]+\.[0-9]+\.[0-9]+ \(output schema [0-9]+\)$'
+}
+
+@test "help lists every object and the exit codes" {
+	run rd help
+	assert_success
+	assert_output --partial 'OBJECT := { dev | link'
+	assert_output --partial '3 this host cannot run the command'
+}
+
+@test "help, -h and --help print the same" {
+	a=$(rd help)
+	b=$(rd -h)
+	c=$(rd --help)
+	[ "$a" = "$b" ] && [ "$a" = "$c" ]
+}
+
+@test "link help names the actions without opening netlink" {
+	run strace -f -e trace=socket "$RDMADIAG" link help
+	assert_success
+	assert_output --partial 'rdmadiag link show [DEV[/PORT]]'
+	refute_output --partial 'AF_NETLINK'
+}
+
+@test "an unknown object exits 2 naming the candidates" {
+	run rd lnk
+	assert_failure 2
+	assert_output --partial "unknown object 'lnk'"
+	assert_output --partial 'candidates: dev | link'
+}
+
+@test "an unknown action exits 2 naming the candidates" {
+	run rd link frob
+	assert_failure 2
+	assert_output --partial "unknown action 'frob' for object 'link'"
+	assert_output --partial 'candidates: show'
+}
+
+@test "no object at all prints usage and exits 2" {
+	run rd
+	assert_failure 2
+	assert_output --partial 'Usage: rdmadiag'
+}
+
+@test "an unknown global option exits 2" {
+	run rd -x dev show
+	assert_failure 2
+	assert_output --partial "unknown option '-x'"
+}
+
+@test "--color takes auto, always or never only" {
+	run rd --color=purple dev show
+	assert_failure 2
+	assert_output --partial "--color: unknown value 'purple'"
+}
+
+@test "a bad DEV/PORT exits 2 with the expected form" {
+	run rd link show rxe0/abc
+	assert_failure 2
+	assert_output --partial 'port must be a number in 1..255'
+	run rd link show rxe0/0
+	assert_failure 2
+}
+
+@test "dev show on a host without RDMA exits 3 and says what to do" {
+	host_has_rdma && skip "this host has RDMA"
+	run rd dev show
+	assert_failure 3
+	assert_output --partial 'this kernel has no RDMA support'
+	assert_output --partial 'modprobe ib_core'
+}
+
+@test "dev show -j on a host without RDMA still prints valid JSON with the error" {
+	host_has_rdma && skip "this host has RDMA"
+	run --separate-stderr rd -j dev show
+	assert_failure 3
+	echo "$output" | jq -e '.schema == 1 and (.errors[0] | test("no RDMA support"))'
+}
+
+@test "l s is link show (prefixes of object and action)" {
+	host_has_rdma && skip "this host has RDMA"
+	run rd l s
+	assert_failure 3
+	assert_output --partial 'no RDMA support'
+}

@@ -1,0 +1,568 @@
+#!/bin/bash
+# rdmadiag test lab: a real kernel RDMA stack (Soft-RoCE, rdma_rxe) in Debian's
+# kernel booted under qemu (TCG, no KVM needed). See tests/lab/README.md.
+#
+#   lab.sh prepare                         install deps, fetch kernel, build initramfs (cached)
+#   lab.sh run1 [--timeout S] CMD...       run CMD in one VM (rxe0 on dummy rxenet0)
+#   lab.sh run2 [--timeout S] CMD_A -- CMD_B   two VMs on one link, CMD_A in A, CMD_B in B
+#   lab.sh run2-agent [--timeout S] CMD_A  run2 with the peer.sh agent as CMD_B
+#   lab.sh shell                           interactive shell in one VM
+#
+# Exit codes of run1/run2: the command's own (CMD_A's for run2); 124 when the
+# lab timeout hit; 125 when a VM failed to boot, to set up RDMA, or died.
+set -euo pipefail
+
+LAB_SRC=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+REPO=$(cd "$LAB_SRC/../.." && pwd)
+BUILD=${LAB_BUILD_DIR:-$REPO/build/lab}
+SLOT_DIR=${LAB_SLOT_DIR:-/tmp/rdmadiag-lab-slots}
+LAB_MEM=${LAB_MEM:-1024}
+LAB_KEEP_LOGS=${LAB_KEEP_LOGS:-30}
+# Modules the initramfs needs before it can reach the host's root and modules.
+INITRD_MODULES="virtio_pci 9pnet_virtio 9p overlay"
+EXIT_TIMEOUT=124
+EXIT_INFRA=125
+
+msg() { echo "lab: $*" >&2; }
+die() {
+	msg "$*"
+	exit "$EXIT_INFRA"
+}
+
+usage() {
+	sed -n '2,13s/^# \{0,1\}//p' "${BASH_SOURCE[0]}" >&2
+	exit 2
+}
+
+rel() { # path relative to the repo, for messages
+	case "$1" in
+	"$REPO"/*) echo "${1#"$REPO"/}" ;;
+	*) echo "$1" ;;
+	esac
+}
+
+# ---------------------------------------------------------------- prepare
+
+need_cmds="qemu-system-x86_64 busybox cpio gzip depmod modprobe dpkg rdma ibv_devinfo rping ib_write_bw ibv_ud_pingpong bats ss flock timeout"
+
+deps_ok() {
+	local c
+	for c in $need_cmds; do
+		command -v "$c" >/dev/null 2>&1 || return 1
+	done
+	[ -f /usr/lib/bats/bats-assert/load.bash ] && [ -f /usr/lib/bats/bats-support/load.bash ] &&
+		file_is_static /bin/busybox
+}
+
+file_is_static() {
+	# busybox-static's binary; the dynamic busybox package cannot run in the initramfs.
+	[ -x "$1" ] && ! ldd "$1" >/dev/null 2>&1
+}
+
+kernel_pkg() {
+	local p
+	p=$(apt-cache depends linux-image-amd64 2>/dev/null |
+		awk '$1 == "Depends:" && $2 ~ /^linux-image-[0-9]/ { print $2; exit }')
+	if [ -z "$p" ] && [ "$(id -u)" = 0 ]; then
+		apt-get update -qq >/dev/null 2>&1 || true
+		p=$(apt-cache depends linux-image-amd64 2>/dev/null |
+			awk '$1 == "Depends:" && $2 ~ /^linux-image-[0-9]/ { print $2; exit }')
+	fi
+	echo "$p"
+}
+
+prepare_kernel() {
+	local pkg kver deb tmp
+	pkg=$(kernel_pkg)
+	if [ -z "$pkg" ]; then
+		if [ -s "$BUILD/kernel.ver" ] && [ -d "$BUILD/kernel" ]; then
+			msg "cannot resolve linux-image-amd64 with apt-cache; keeping cached kernel $(cat "$BUILD/kernel.ver")"
+			return 0
+		fi
+		die "cannot resolve linux-image-amd64 with apt-cache (run apt-get update)"
+	fi
+	kver=${pkg#linux-image-}
+	if [ "$(cat "$BUILD/kernel.pkg" 2>/dev/null)" = "$pkg" ] && [ -d "$BUILD/kernel/lib/modules/$kver" ] &&
+		[ -f "$BUILD/kernel/lib/modules/$kver/modules.dep" ]; then
+		return 0
+	fi
+	msg "fetching kernel package $pkg"
+	mkdir -p "$BUILD/cache"
+	rm -f "$BUILD"/cache/*.deb.partial
+	deb=$(ls "$BUILD"/cache/"${pkg}"_*.deb 2>/dev/null | tail -n 1 || true)
+	if [ -z "$deb" ]; then
+		(cd "$BUILD/cache" && apt-get download "$pkg" >/dev/null 2>&1) ||
+			(cd "$BUILD/cache" && apt-get download "$pkg") || die "apt-get download $pkg failed"
+		deb=$(ls "$BUILD"/cache/"${pkg}"_*.deb | tail -n 1)
+	fi
+	tmp=$BUILD/kernel.tmp
+	rm -rf "$tmp"
+	mkdir -p "$tmp"
+	dpkg -x "$deb" "$tmp" || die "dpkg -x $deb failed"
+	[ -f "$tmp/boot/vmlinuz-$kver" ] || die "no vmlinuz-$kver in $deb"
+	depmod -b "$tmp" "$kver" || die "depmod failed"
+	rm -rf "$BUILD/kernel"
+	mv "$tmp" "$BUILD/kernel"
+	echo "$kver" >"$BUILD/kernel.ver"
+	echo "$pkg" >"$BUILD/kernel.pkg"
+	# Keep only the current package in the cache.
+	find "$BUILD/cache" -name 'linux-image-*.deb' ! -name "${pkg}_*" -delete
+}
+
+initrd_stamp() {
+	local kver=$1
+	{
+		echo "$kver $INITRD_MODULES"
+		cat "$LAB_SRC/guest/init"
+		busybox 2>&1 | head -n 1
+	} | md5sum | cut -d' ' -f1
+}
+
+prepare_initrd() {
+	local kver kdir stamp tmp m line
+	kver=$(cat "$BUILD/kernel.ver")
+	kdir=$BUILD/kernel
+	stamp=$(initrd_stamp "$kver")
+	if [ -f "$BUILD/initrd.gz" ] && [ "$(cat "$BUILD/initrd.stamp" 2>/dev/null)" = "$stamp" ]; then
+		return 0
+	fi
+	msg "building initramfs"
+	tmp=$BUILD/initrd.tmp
+	rm -rf "$tmp"
+	mkdir -p "$tmp"/{bin,dev,proc,sys,mnt,mods}
+	cp /bin/busybox "$tmp/bin/busybox"
+	install -m 0755 "$LAB_SRC/guest/init" "$tmp/init"
+	: >"$tmp/mods/order"
+	for m in $INITRD_MODULES; do
+		modprobe -d "$kdir" -S "$kver" --show-depends "$m" >"$tmp/deps" ||
+			die "modprobe --show-depends $m failed"
+		while read -r line; do
+			case "$line" in
+			builtin\ *) continue ;;
+			insmod\ *) ;;
+			*) die "unexpected modprobe output: $line" ;;
+			esac
+			line=${line#insmod }
+			line=${line%% *}
+			local base=${line##*/}
+			grep -qxF "$base" "$tmp/mods/order" && continue
+			case "$base" in
+			*.ko) cp "$line" "$tmp/mods/$base" ;;
+			*.ko.xz) xz -dc "$line" >"$tmp/mods/${base%.xz}" && base=${base%.xz} ;;
+			*.ko.zst) zstd -qdc "$line" >"$tmp/mods/${base%.zst}" && base=${base%.zst} ;;
+			*) die "unknown module format: $line" ;;
+			esac
+			echo "$base" >>"$tmp/mods/order"
+		done <"$tmp/deps"
+		rm -f "$tmp/deps"
+	done
+	(cd "$tmp" && find . -print0 | LC_ALL=C sort -z | cpio --null -o -H newc --quiet -R 0:0) |
+		gzip -1 >"$BUILD/initrd.gz.tmp" || die "cpio failed"
+	mv "$BUILD/initrd.gz.tmp" "$BUILD/initrd.gz"
+	rm -rf "$tmp"
+	echo "$stamp" >"$BUILD/initrd.stamp"
+}
+
+cmd_prepare() {
+	mkdir -p "$BUILD"
+	local lock
+	exec {lock}>"$BUILD/.prepare.lock"
+	flock "$lock"
+	if ! deps_ok; then
+		msg "installing lab dependencies (scripts/install-deps.sh lab)"
+		"$REPO/scripts/install-deps.sh" lab || die "scripts/install-deps.sh lab failed"
+		hash -r
+		deps_ok || die "dependencies still missing after install-deps.sh: need $need_cmds, bats-assert, bats-support, busybox-static"
+	fi
+	prepare_kernel
+	prepare_initrd
+	exec {lock}>&-
+}
+
+ensure_prepared() {
+	if [ -s "$BUILD/kernel.ver" ] && [ -f "$BUILD/initrd.gz" ] &&
+		[ "$(cat "$BUILD/initrd.stamp" 2>/dev/null)" = "$(initrd_stamp "$(cat "$BUILD/kernel.ver")")" ]; then
+		return 0
+	fi
+	cmd_prepare
+}
+
+# ---------------------------------------------------------------- slots
+
+# At most two VMs on the machine at once, across all users of the lab: a VM
+# holds one of two flock'ed slot files for as long as its qemu runs (qemu
+# inherits the lock fd, so the slot is held even if lab.sh itself is killed).
+SLOT_FDS=()
+acquire_slots() {
+	local want=$1 i fd waited=0
+	mkdir -p "$SLOT_DIR"
+	chmod 1777 "$SLOT_DIR" 2>/dev/null || true
+	if [ "$want" = 2 ]; then
+		for i in 0 1; do
+			exec {fd}>>"$SLOT_DIR/slot$i"
+			if ! flock -n "$fd"; then
+				[ "$waited" = 1 ] || msg "waiting for both VM slots ($SLOT_DIR)"
+				waited=1
+				flock "$fd"
+			fi
+			SLOT_FDS+=("$fd")
+		done
+		return 0
+	fi
+	while :; do
+		for i in 0 1; do
+			exec {fd}>>"$SLOT_DIR/slot$i"
+			if flock -n "$fd"; then
+				SLOT_FDS+=("$fd")
+				return 0
+			fi
+			exec {fd}>&-
+		done
+		[ "$waited" = 1 ] || msg "waiting for a free VM slot ($SLOT_DIR)"
+		waited=1
+		sleep 0.5
+	done
+}
+
+# ---------------------------------------------------------------- VMs
+
+RUN_ID=
+RUN_DIR=
+new_run() {
+	mkdir -p "$BUILD/logs"
+	RUN_ID=$(date +%Y%m%d-%H%M%S)-$$
+	RUN_DIR=$BUILD/logs/$RUN_ID
+	mkdir -p "$RUN_DIR"
+	# Prune old runs.
+	local old
+	old=$(ls -1d "$BUILD"/logs/*/ 2>/dev/null | LC_ALL=C sort | head -n -"$LAB_KEEP_LOGS" || true)
+	if [ -n "$old" ]; then
+		# shellcheck disable=SC2086
+		rm -rf $old
+	fi
+}
+
+# vm_config DIR HOST IP PEER_IP NIC KIND MAC -- CMD...
+vm_config() {
+	local dir=$1 host=$2 ip=$3 peer=$4 nic=$5 kind=$6 mac=$7
+	shift 7
+	[ "$1" = -- ] && shift
+	mkdir -p "$dir"
+	{
+		printf 'LAB_HOST=%q\n' "$host"
+		printf 'LAB_IP=%q\n' "$ip"
+		printf 'LAB_PEER_IP=%q\n' "$peer"
+		printf 'LAB_NIC=%q\n' "$nic"
+		printf 'LAB_NIC_KIND=%q\n' "$kind"
+		printf 'LAB_NIC_MAC=%q\n' "$mac"
+		printf 'LAB_RXE=rxe0\n'
+		printf 'LAB_REPO=%q\n' "$REPO"
+		printf 'LAB_RUN_DIR=%q\n' "$dir"
+		printf 'RDMADIAG_BIN=%q\n' "${RDMADIAG_BIN:-rdmadiag/rdmadiag}"
+		printf 'LAB_TERM=%q\n' "${LAB_TERM:-}"
+	} >"$dir/config"
+	: >"$dir/env"
+	local v
+	for v in ${LAB_ENV:-}; do
+		if [ -n "${!v+x}" ]; then
+			printf '%s=%s\n' "$v" "${!v}" >>"$dir/env"
+		fi
+	done
+	{
+		echo "# generated by tests/lab/lab.sh"
+		printf 'cd %q || exit 125\n' "$REPO"
+		if [ $# -gt 0 ]; then
+			printf 'exec'
+			printf ' %q' "$@"
+			printf '\n'
+		fi
+	} >"$dir/cmd"
+	cp "$LAB_SRC/guest/stage2" "$dir/stage2"
+	: >"$dir/output"
+	rm -f "$dir/rc" "$dir/started" "$dir/setup-error"
+}
+
+# vm_argv DIR MODE [SHARED_DIR] [NETDEV_OPTS MAC]  -> fills QEMU_ARGV
+QEMU_ARGV=()
+vm_argv() {
+	local dir=$1 mode=$2 shared=${3:-} netdev=${4:-} mac=${5:-} kver append
+	kver=$(cat "$BUILD/kernel.ver")
+	append="console=ttyS0 quiet panic=-1 lab.mode=$mode lab.shared=$([ -n "$shared" ] && echo 1 || echo 0) ${LAB_APPEND:-}"
+	QEMU_ARGV=(qemu-system-x86_64 -machine pc -accel tcg -cpu max -m "$LAB_MEM" -smp 1
+		-nodefaults -display none -no-reboot -no-user-config
+		-kernel "$BUILD/kernel/boot/vmlinuz-$kver" -initrd "$BUILD/initrd.gz" -append "$append"
+		-fsdev "local,id=hostroot,path=/,security_model=none,readonly=on,multidevs=remap"
+		-device virtio-9p-pci,fsdev=hostroot,mount_tag=hostroot
+		-fsdev "local,id=modules,path=$BUILD/kernel/lib/modules,security_model=none,readonly=on"
+		-device virtio-9p-pci,fsdev=modules,mount_tag=modules
+		-fsdev "local,id=io,path=$dir,security_model=none"
+		-device virtio-9p-pci,fsdev=io,mount_tag=io)
+	# shellcheck disable=SC2206 # word splitting wanted: extra qemu options
+	[ -z "${LAB_QEMU_EXTRA:-}" ] || QEMU_ARGV+=(${LAB_QEMU_EXTRA})
+	if [ -n "$shared" ]; then
+		QEMU_ARGV+=(-fsdev "local,id=shared,path=$shared,security_model=none"
+			-device virtio-9p-pci,fsdev=shared,mount_tag=shared)
+	fi
+	if [ -n "$netdev" ]; then
+		QEMU_ARGV+=(-netdev "socket,id=n0,$netdev" -device "virtio-net-pci,netdev=n0,mac=$mac")
+	fi
+	if [ "$mode" = shell ]; then
+		QEMU_ARGV+=(-serial mon:stdio)
+	else
+		QEMU_ARGV+=(-serial "file:$dir/console.log")
+	fi
+}
+
+# vm_start DIR TIMEOUT -> starts qemu (under timeout) in the background, sets VM_PID
+VM_PID=
+ALL_PIDS=()
+vm_start() {
+	local dir=$1 t=$2
+	date +%s.%N >"$dir/t-start"
+	timeout -k 10 "$t" "${QEMU_ARGV[@]}" </dev/null >"$dir/qemu.log" 2>&1 &
+	VM_PID=$!
+	ALL_PIDS+=("$VM_PID")
+}
+
+cleanup() {
+	local p
+	for p in "${ALL_PIDS[@]}"; do
+		kill "$p" 2>/dev/null || true
+	done
+}
+
+on_signal() {
+	msg "interrupted; stopping VMs"
+	cleanup
+	wait 2>/dev/null || true
+	exit 130
+}
+
+# vm_verdict DIR NAME QEMU_STATUS -> prints problems; returns the exit code to use
+vm_verdict() {
+	local dir=$1 name=$2 st=$3
+	if [ -f "$dir/rc" ]; then
+		return "$(cat "$dir/rc")"
+	fi
+	if [ "$st" = 124 ] || [ "$st" = 137 ]; then
+		msg "VM $name: timeout after ${LAB_TIMEOUT_USED}s (console log: $(rel "$dir")/console.log)"
+		return "$EXIT_TIMEOUT"
+	fi
+	if [ -f "$dir/setup-error" ]; then
+		msg "VM $name: $(head -n 1 "$dir/setup-error") (console log: $(rel "$dir")/console.log)"
+	elif [ -f "$dir/started" ]; then
+		msg "VM $name died while running the command (console log: $(rel "$dir")/console.log)"
+	else
+		msg "VM $name failed to boot (qemu status $st; console log: $(rel "$dir")/console.log, qemu: $(rel "$dir")/qemu.log)"
+		if [ -s "$dir/qemu.log" ]; then
+			sed 's/^/lab:   qemu: /' "$dir/qemu.log" | head -n 5 >&2
+		fi
+		tail -n 5 "$dir/console.log" 2>/dev/null | sed 's/^/lab:   console: /' >&2
+	fi
+	return "$EXIT_INFRA"
+}
+
+boot_time() { # seconds from qemu start to the started marker
+	local dir=$1 t0 t1
+	[ -f "$dir/started" ] || return 0
+	t0=$(cat "$dir/t-start")
+	t1=$(stat -c %.9Y "$dir/started")
+	awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.1f", b - a }'
+}
+
+parse_timeout() { # sets LAB_TIMEOUT_USED and ARGS_LEFT
+	LAB_TIMEOUT_USED=${LAB_TIMEOUT:-600}
+	ARGS_LEFT=()
+	while [ $# -gt 0 ]; do
+		case "$1" in
+		--timeout)
+			[ $# -ge 2 ] || usage
+			LAB_TIMEOUT_USED=$2
+			shift 2
+			;;
+		--timeout=*)
+			LAB_TIMEOUT_USED=${1#--timeout=}
+			shift
+			;;
+		*) break ;;
+		esac
+	done
+	case "$LAB_TIMEOUT_USED" in
+	'' | *[!0-9]*) die "bad --timeout '$LAB_TIMEOUT_USED' (whole seconds)" ;;
+	esac
+	ARGS_LEFT=("$@")
+}
+
+cmd_run1() {
+	parse_timeout "$@"
+	set -- "${ARGS_LEFT[@]}"
+	[ $# -gt 0 ] || usage
+	ensure_prepared
+	new_run
+	local dir=$RUN_DIR/a st=0 rc=0 tailpid
+	vm_config "$dir" a 192.168.77.1 "" rxenet0 dummy "" -- "$@"
+	vm_argv "$dir" run
+	acquire_slots 1
+	trap on_signal INT TERM HUP
+	trap cleanup EXIT
+	vm_start "$dir" "$LAB_TIMEOUT_USED"
+	tail -s 0.1 -n +1 -f --pid="$VM_PID" "$dir/output" &
+	tailpid=$!
+	wait "$VM_PID" || st=$?
+	wait "$tailpid" || true
+	[ -z "${LAB_VERBOSE:-}" ] || msg "VM a booted in $(boot_time "$dir")s; logs: $(rel "$RUN_DIR")"
+	vm_verdict "$dir" a "$st" || rc=$?
+	exit "$rc"
+}
+
+port_listening() {
+	ss -Hltn "sport = :$1" 2>/dev/null | grep -q .
+}
+
+cmd_run2() {
+	parse_timeout "$@"
+	set -- "${ARGS_LEFT[@]}"
+	local -a cmd_a=() cmd_b=()
+	while [ $# -gt 0 ] && [ "$1" != -- ]; do
+		cmd_a+=("$1")
+		shift
+	done
+	[ "${1:-}" = -- ] || usage
+	shift
+	cmd_b=("$@")
+	[ ${#cmd_a[@]} -gt 0 ] && [ ${#cmd_b[@]} -gt 0 ] || usage
+	ensure_prepared
+	new_run
+	local da=$RUN_DIR/a db=$RUN_DIR/b shared=$RUN_DIR/shared
+	mkdir -p "$shared"
+	chmod 1777 "$shared"
+	vm_config "$da" a 192.168.77.1 192.168.77.2 labnet0 virtio 52:54:00:77:00:01 -- "${cmd_a[@]}"
+	vm_config "$db" b 192.168.77.2 192.168.77.1 labnet0 virtio 52:54:00:77:00:02 -- "${cmd_b[@]}"
+	acquire_slots 2
+	trap on_signal INT TERM HUP
+	trap cleanup EXIT
+
+	# A listens on a free 127.0.0.1 port, B connects to it.
+	local port apid="" bpid="" try i
+	for try in 1 2 3 4 5 6 7 8 9 10; do
+		port=$((20000 + (RANDOM * 32768 + RANDOM) % 30000))
+		port_listening "$port" && continue
+		vm_argv "$da" run "$shared" "listen=127.0.0.1:$port" 52:54:00:77:00:01
+		vm_start "$da" "$LAB_TIMEOUT_USED"
+		apid=$VM_PID
+		for i in $(seq 100); do
+			port_listening "$port" && break
+			kill -0 "$apid" 2>/dev/null || break
+			sleep 0.05
+		done
+		if kill -0 "$apid" 2>/dev/null && port_listening "$port"; then
+			break
+		fi
+		wait "$apid" 2>/dev/null || true
+		if grep -qi 'in use' "$da/qemu.log" 2>/dev/null; then
+			msg "port $port busy (try $try), retrying"
+			apid=""
+			continue
+		fi
+		msg "VM a: qemu did not start ($(rel "$da")/qemu.log):"
+		sed 's/^/lab:   qemu: /' "$da/qemu.log" >&2
+		exit "$EXIT_INFRA"
+	done
+	[ -n "$apid" ] || die "no free port for the VM link after 10 tries"
+	vm_argv "$db" run "$shared" "connect=127.0.0.1:$port" 52:54:00:77:00:02
+	vm_start "$db" "$LAB_TIMEOUT_USED"
+	bpid=$VM_PID
+
+	local tailpid sta=0 stb=0 done_pid="" b_done=0
+	tail -s 0.1 -n +1 -f --pid="$apid" "$da/output" &
+	tailpid=$!
+	while :; do
+		done_pid=""
+		if [ "$b_done" = 0 ]; then
+			wait -n -p done_pid "$apid" "$bpid" && st=0 || st=$?
+		else
+			wait "$apid" && st=0 || st=$?
+			done_pid=$apid
+		fi
+		if [ "$done_pid" = "$bpid" ]; then
+			stb=$st
+			b_done=1
+			echo "VM b is down" >"$shared/.peer-dead"
+			if [ ! -f "$db/started" ]; then
+				# B never came up: A's run is pointless.
+				msg "VM b failed to come up; stopping VM a"
+				kill "$apid" 2>/dev/null || true
+			fi
+			continue
+		fi
+		if [ "$done_pid" = "$apid" ]; then
+			sta=$st
+			break
+		fi
+		[ -n "$done_pid" ] || break
+	done
+	wait "$tailpid" || true
+	if [ "$b_done" = 0 ]; then
+		# The run ends with CMD_A: shut B down.
+		kill "$bpid" 2>/dev/null || true
+		wait "$bpid" && stb=0 || stb=$?
+		# Killed on purpose: not a failure of B.
+		[ -f "$db/started" ] && stb=0
+	fi
+	if [ -s "$db/output" ]; then
+		sed 's/^/# [b] /' "$db/output"
+	fi
+	[ -z "${LAB_VERBOSE:-}" ] ||
+		msg "VM a booted in $(boot_time "$da")s, VM b in $(boot_time "$db")s; logs: $(rel "$RUN_DIR")"
+	local rca=0 rcb=0
+	vm_verdict "$da" a "$sta" || rca=$?
+	if [ -f "$db/rc" ]; then
+		rcb=$(cat "$db/rc")
+		[ "$rcb" = 0 ] || msg "VM b: CMD_B exited with status $rcb"
+	elif [ ! -f "$db/started" ] || [ -f "$db/setup-error" ]; then
+		vm_verdict "$db" b "$stb" || rcb=$?
+	fi
+	if [ "$rca" = 0 ] && [ "$rcb" != 0 ]; then
+		[ "$rcb" = "$EXIT_INFRA" ] || [ "$rcb" = "$EXIT_TIMEOUT" ] || rcb=1
+		exit "$rcb"
+	fi
+	if [ "$rca" = 0 ] && [ ! -f "$db/started" ]; then
+		exit "$EXIT_INFRA"
+	fi
+	exit "$rca"
+}
+
+cmd_shell() {
+	[ -t 0 ] || die "shell needs a terminal"
+	ensure_prepared
+	new_run
+	local dir=$RUN_DIR/a
+	vm_config "$dir" a 192.168.77.1 "" rxenet0 dummy "" --
+	LAB_TERM=${TERM:-linux}
+	sed -i "s/^LAB_TERM=.*/LAB_TERM=$(printf %q "$LAB_TERM")/" "$dir/config"
+	vm_argv "$dir" shell
+	acquire_slots 1
+	msg "booting (quit qemu with Ctrl-A x; logs: $(rel "$RUN_DIR"))"
+	"${QEMU_ARGV[@]}"
+}
+
+main() {
+	local sub=${1:-}
+	[ $# -gt 0 ] && shift
+	case "$sub" in
+	prepare) cmd_prepare "$@" ;;
+	run1) cmd_run1 "$@" ;;
+	run2) cmd_run2 "$@" ;;
+	run2-agent)
+		parse_timeout "$@"
+		[ ${#ARGS_LEFT[@]} -gt 0 ] || usage
+		cmd_run2 --timeout "$LAB_TIMEOUT_USED" "${ARGS_LEFT[@]}" -- \
+			bash -c ". $(printf %q "$LAB_SRC/peer.sh") && peer_agent"
+		;;
+	shell) cmd_shell "$@" ;;
+	-h | --help | help) usage ;;
+	*) usage ;;
+	esac
+}
+
+main "$@"

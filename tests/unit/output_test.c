@@ -1,0 +1,119 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* The output layer renders the same calls as text and as valid JSON. */
+#include <stdlib.h>
+
+#include "../../rdmadiag/check.h"
+#include "../../rdmadiag/output.h"
+#include "../../rdmadiag/rdmadiag.h"
+#include "tap.h"
+
+struct global_opts g_opts;
+
+static const struct field f[] = {
+	{ "name", NULL, FT_STR, FF_HEAD, NULL },
+	{ "state", NULL, FT_TOKEN, 0, NULL },
+	{ "mtu", NULL, FT_U64, 0, NULL },
+	{ "rate_gbps", "rate", FT_DOUBLE, 0, "Gb/s" },
+	{ "secret", NULL, FT_STR, FF_DETAIL, NULL },
+	{ "node_guid", NULL, FT_GUID, 0, NULL },
+};
+
+/* Renders a fixed sequence of calls into a string. */
+static char *render(bool json, bool details, void (*body)(void))
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *fp = open_memstream(&buf, &len);
+
+	g_opts.json = json;
+	g_opts.details = details;
+	g_opts.color = COLOR_NEVER;
+	out_init(fp);
+	out_begin();
+	body();
+	out_finish();
+	fclose(fp);
+	return buf;
+}
+
+static void two_ports(void)
+{
+	out_list_begin("links");
+	out_obj_begin(NULL);
+	out_str(&f[0], "rxe0/1");
+	out_enum(&f[1], "active", "ACTIVE");
+	out_u64(&f[2], 1024);
+	out_double(&f[3], 2.5, 1);
+	out_str(&f[4], "hidden");
+	out_obj_end();
+	out_obj_begin(NULL);
+	out_str(&f[0], "quote\"\n\x01");
+	out_guid(&f[5], 0x0002c90300a1b2c3ULL);
+	out_obj_end();
+	out_list_end();
+}
+
+static void unfinished(void)
+{
+	out_list_begin("links");
+	out_obj_begin(NULL);
+	out_u64(&f[2], 9000);
+	out_record_error("netlink dump failed");
+	/* no closing calls: out_finish must close everything */
+}
+
+static void one_check(void)
+{
+	struct check_result r;
+	struct check_summary sum = { 0 };
+
+	out_list_begin("checks");
+	check_init(&r, "netdev.mtu", "rxenet0");
+	check_measured(&r, "MTU %u", 1500);
+	check_expected(&r, "MTU %u", 9000);
+	check_verdict(&r, V_FAIL, "set MTU %u on %s and on the switch port", 9000, "rxenet0");
+	check_emit(&r, &sum);
+	out_list_end();
+	check_print_summary(&sum);
+	ok(check_exit_code(&sum, false) == EXIT_PROBLEM, "a failed check gives exit 1");
+}
+
+int main(void)
+{
+	char *s;
+
+	s = render(false, false, two_ports);
+	is_str(s, "rxe0/1: state ACTIVE mtu 1024 rate 2.5 Gb/s\nquote\"\n\x01: node_guid 0002:c903:00a1:b2c3\n",
+	       "text: one line per object, labels, units, enum names; details hidden");
+	free(s);
+	s = render(false, true, two_ports);
+	ok(strstr(s, "secret hidden") != NULL, "text with -d shows detail fields");
+	free(s);
+	s = render(true, false, two_ports);
+	is_str(s,
+	       "{\"schema\":1,\"links\":[{\"name\":\"rxe0/1\",\"state\":\"active\",\"mtu\":1024,\"rate_gbps\":2.5,"
+	       "\"secret\":\"hidden\"},{\"name\":\"quote\\\"\\n\\u0001\",\"node_guid\":\"0002:c903:00a1:b2c3\"}]}\n",
+	       "JSON: schema, tokens, numbers, escapes, details always present");
+	free(s);
+	s = render(true, false, unfinished);
+	is_str(s, "{\"schema\":1,\"links\":[{\"mtu\":9000}],\"errors\":[\"netlink dump failed\"]}\n",
+	       "JSON stays valid when a command stops part way, and carries its errors");
+	free(s);
+	s = render(true, false, one_check);
+	is_str(s,
+	       "{\"schema\":1,\"checks\":[{\"verdict\":\"fail\",\"id\":\"netdev.mtu\",\"subject\":\"rxenet0\","
+	       "\"measured\":\"MTU 1500\",\"expected\":\"MTU 9000\",\"hint\":\"set MTU 9000 on rxenet0 and on the "
+	       "switch port\"}],\"summary\":{\"pass\":0,\"warn\":0,\"fail\":1,\"skip\":0}}\n",
+	       "a check result in JSON has verdict, id, subject, measured, expected, hint");
+	free(s);
+	s = render(false, false, one_check);
+	ok(strstr(s, "FAIL  netdev.mtu") && strstr(s, "hint: set MTU 9000 on rxenet0") &&
+		   strstr(s, "0 pass, 0 warn, 1 fail, 0 skip"),
+	   "a check result in text has verdict, id, hint and totals");
+	free(s);
+	g_opts.pretty = true;
+	s = render(true, false, unfinished);
+	ok(strstr(s, "\n  \"links\": [\n    {\n      \"mtu\": 9000\n    }\n  ]") != NULL, "pretty JSON is indented");
+	free(s);
+	return tap_done();
+}

@@ -1,0 +1,50 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * What libibverbs tells about devices and ports that netlink does not (link
+ * layer, MTUs, width and speed). Live queries are recorded and replayed like
+ * netlink replies (netlink/source.h), as key=value files under verbs/.
+ */
+#ifndef RDMADIAG_VERBS_H
+#define RDMADIAG_VERBS_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+struct vb_port {
+	unsigned state;		/* enum ibv_port_state */
+	unsigned phys_state;
+	unsigned max_mtu;	/* bytes, 256..4096; 0 unknown */
+	unsigned active_mtu;
+	unsigned active_width;	/* IB code: 1 1X, 2 4X, 4 8X, 8 12X, 16 2X */
+	unsigned active_speed;	/* IB code: 1 SDR .. 128 NDR */
+	unsigned link_layer;	/* 1 InfiniBand, 2 Ethernet */
+	unsigned gid_tbl_len;
+	unsigned lid, sm_lid, lmc;
+	unsigned port_cap_flags;
+	unsigned max_msg_sz;
+};
+
+struct vb_device {
+	char fw_ver[64];
+	unsigned vendor_id, vendor_part_id, hw_ver;
+	unsigned phys_port_cnt;
+	unsigned max_qp, max_cq, max_mr, max_pd, max_qp_wr;
+	uint64_t node_guid, sys_image_guid;	/* host byte order */
+};
+
+/* Names of the devices libibverbs sees; returns the count or -errno. */
+int vb_device_names(char names[][64], int max);
+/* 0, -ENODEV if libibverbs does not know dev, or -errno. */
+int vb_query_device(const char *dev, struct vb_device *out);
+int vb_query_port(const char *dev, unsigned port, struct vb_port *out);
+void vb_close(void);
+
+/* Decoding of the IB codes */
+const char *vb_width_str(unsigned width);	/* "4X" */
+unsigned vb_width_lanes(unsigned width);	/* 4 */
+const char *vb_speed_str(unsigned speed);	/* "EDR" */
+double vb_speed_lane_gbps(unsigned speed);	/* 25.0: data rate per lane */
+const char *vb_link_layer_token(unsigned ll);	/* "infiniband" / "ethernet" */
+unsigned vb_mtu_bytes(unsigned ibv_mtu_enum);	/* IBV_MTU_1024 -> 1024 */
+
+#endif
