@@ -21,6 +21,7 @@
 static struct {
 	struct mnl_socket *sock;
 	bool opened;		/* nl_require() succeeded (socket or replay) */
+	bool busy;		/* a request is streaming: callbacks must not nest */
 	unsigned seq;
 	unsigned portid;
 	unsigned bad_attrs;
@@ -368,6 +369,16 @@ int nl_run(const struct nl_req *r, nl_msg_cb cb, void *data)
 		if (e)
 			return -ENODEV;
 	}
+	if (nl.busy) {
+		/* One socket, one buffer: a nested request would eat the outer
+		 * dump's messages. Collect first, then ask (see rd_dev_each). */
+		snprintf(nl.err_msg, sizeof(nl.err_msg), "internal error: nested netlink request");
+		return -EDEADLK;
+	}
+	nl.busy = true;
 	errno = 0;
-	return source_replaying() ? run_replay(r, &rc) : run_live(r, &rc);
+	int ret = source_replaying() ? run_replay(r, &rc) : run_live(r, &rc);
+
+	nl.busy = false;
+	return ret;
 }

@@ -70,6 +70,19 @@ static inline uint8_t nl_u8(const nl_tb tb, int type, uint8_t dflt)
 {
 	return tb[type] ? mnl_attr_get_u8(tb[type]) : dflt;
 }
+/* An unsigned attribute of 1, 2, 4 or 8 bytes (kernels disagree with the uAPI). */
+static inline uint64_t nl_uint(const nl_tb tb, int type, uint64_t dflt)
+{
+	if (!tb[type])
+		return dflt;
+	switch (mnl_attr_get_payload_len(tb[type])) {
+	case 1: return mnl_attr_get_u8(tb[type]);
+	case 2: return mnl_attr_get_u16(tb[type]);
+	case 4: return mnl_attr_get_u32(tb[type]);
+	case 8: return mnl_attr_get_u64(tb[type]);
+	default: return dflt;
+	}
+}
 static inline const char *nl_str(const nl_tb tb, int type)
 {
 	return tb[type] ? mnl_attr_get_str(tb[type]) : NULL;

@@ -88,7 +88,8 @@ static const struct policy policy[NL_TB_SIZE] = {
 	P(CHARDEV_NAME, NUL_STRING),
 	P(CHARDEV_ABI, U64),
 	P(CHARDEV, U64),
-	P(UVERBS_DRIVER_ID, U64),
+	/* documented u64, but kernels send a u32: accept both, read with nl_uint() */
+	PB(UVERBS_DRIVER_ID, 8),
 	P(STAT_MODE, U32),
 	P(STAT_RES, U32),
 	P(STAT_AUTO_MODE_MASK, U32),

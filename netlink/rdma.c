@@ -2,6 +2,7 @@
 /* Devices and ports from RDMA netlink; see rdma.h. */
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "../rdmadiag/rdmadiag.h"
@@ -12,12 +13,14 @@ static void copy_str(char *dst, size_t len, const char *src)
 	snprintf(dst, len, "%s", src ? src : "");
 }
 
+/* Devices are collected first and handed out after the dump ended, so that a
+ * callback may issue its own netlink requests (ports, chardev) on the one
+ * socket. A host has a handful of devices; QPs, which are many, stream. */
 struct dev_walk {
 	const char *name;
-	rd_dev_cb cb;
-	void *data;
-	bool found;
-	int stop;
+	struct rd_dev *devs;
+	size_t n, cap;
+	int err;
 };
 
 static int dev_msg(const nl_tb tb, void *data)
@@ -31,7 +34,6 @@ static int dev_msg(const nl_tb tb, void *data)
 	copy_str(d.name, sizeof(d.name), nl_str(tb, RDMA_NLDEV_ATTR_DEV_NAME));
 	if (w->name && strcmp(w->name, d.name))
 		return MNL_CB_OK;
-	w->found = true;
 	d.node_type = nl_u8(tb, RDMA_NLDEV_ATTR_DEV_NODE_TYPE, 0);
 	copy_str(d.fw, sizeof(d.fw), nl_str(tb, RDMA_NLDEV_ATTR_FW_VERSION));
 	d.has_node_guid = tb[RDMA_NLDEV_ATTR_NODE_GUID] != NULL;
@@ -40,23 +42,38 @@ static int dev_msg(const nl_tb tb, void *data)
 	d.sys_image_guid = nl_u64(tb, RDMA_NLDEV_ATTR_SYS_IMAGE_GUID, 0);
 	d.cap_flags = nl_u64(tb, RDMA_NLDEV_ATTR_CAP_FLAGS, 0);
 	d.nports = nl_u32(tb, RDMA_NLDEV_ATTR_PORT_INDEX, 0);
-	w->stop = w->cb(&d, w->data);
-	return w->stop ? MNL_CB_STOP : MNL_CB_OK;
+	if (w->n == w->cap) {
+		size_t cap = w->cap ? 2 * w->cap : 8;
+		struct rd_dev *n = cap < RD_MAX_DEVICES ? realloc(w->devs, cap * sizeof(*n)) : NULL;
+
+		if (!n) {
+			w->err = -E2BIG;
+			return MNL_CB_OK;	/* drain the dump; report after */
+		}
+		w->devs = n;
+		w->cap = cap;
+	}
+	w->devs[w->n++] = d;
+	return MNL_CB_OK;
 }
 
 int rd_dev_each(const char *name, rd_dev_cb cb, void *data)
 {
-	struct dev_walk w = { .name = name, .cb = cb, .data = data };
+	struct dev_walk w = { .name = name };
 	struct nl_req r;
 	int err;
 
 	nl_req_init(&r, RDMA_NLDEV_CMD_GET, true);
 	err = nl_run(&r, dev_msg, &w);
-	if (err)
-		return err;
-	if (name && !w.found)
-		return -ENODEV;
-	return 0;
+	if (!err)
+		err = w.err;
+	if (!err && name && w.n == 0)
+		err = -ENODEV;
+	for (size_t i = 0; !err && i < w.n; i++)
+		if (cb(&w.devs[i], data))
+			break;
+	free(w.devs);
+	return err;
 }
 
 struct port_walk {
@@ -113,7 +130,7 @@ static int chardev_msg(const nl_tb tb, void *data)
 	struct chardev_info *c = data;
 
 	if (tb[RDMA_NLDEV_ATTR_UVERBS_DRIVER_ID])
-		copy_str(c->driver, c->dlen, rd_driver_module(nl_u64(tb, RDMA_NLDEV_ATTR_UVERBS_DRIVER_ID, 0)));
+		copy_str(c->driver, c->dlen, rd_driver_module(nl_uint(tb, RDMA_NLDEV_ATTR_UVERBS_DRIVER_ID, 0)));
 	copy_str(c->chardev, c->clen, nl_str(tb, RDMA_NLDEV_ATTR_CHARDEV_NAME));
 	return MNL_CB_OK;
 }

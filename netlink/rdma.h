@@ -13,6 +13,8 @@
 #include "nl.h"
 
 #define RD_NAME_LEN 64
+/* More devices than this is a broken reply, not a host. */
+#define RD_MAX_DEVICES 65536
 
 struct rd_dev {
 	uint32_t index;
@@ -47,7 +49,8 @@ typedef int (*rd_port_cb)(const struct rd_port *port, void *data);
 /* Dumps every device (name NULL) or the one named. Returns 0, or -errno;
  * -ENODEV when name is given and no device has it. cb returns non-zero to stop. */
 int rd_dev_each(const char *name, rd_dev_cb cb, void *data);
-/* Ports of one device, or only port `port` when non-zero. */
+/* Ports of one device, or only port `port` when non-zero. Streams: cb must not
+ * issue netlink requests itself. */
 int rd_port_each(uint32_t dev_index, uint32_t port, rd_port_cb cb, void *data);
 
 /* Kernel module of a device's RDMA driver ("rdma_rxe", "mlx5_ib"), from the
