@@ -89,11 +89,12 @@ prepare_kernel() {
 	msg "fetching kernel package $pkg"
 	mkdir -p "$BUILD/cache"
 	rm -f "$BUILD"/cache/*.deb.partial
-	deb=$(ls "$BUILD"/cache/"${pkg}"_*.deb 2>/dev/null | tail -n 1 || true)
+	deb=$(find "$BUILD/cache" -maxdepth 1 -name "${pkg}_*.deb" | sort | tail -n 1)
 	if [ -z "$deb" ]; then
 		(cd "$BUILD/cache" && apt-get download "$pkg" >/dev/null 2>&1) ||
 			(cd "$BUILD/cache" && apt-get download "$pkg") || die "apt-get download $pkg failed"
-		deb=$(ls "$BUILD"/cache/"${pkg}"_*.deb | tail -n 1)
+		deb=$(find "$BUILD/cache" -maxdepth 1 -name "${pkg}_*.deb" | sort | tail -n 1)
+		[ -n "$deb" ] || die "apt-get download $pkg left no .deb"
 	fi
 	tmp=$BUILD/kernel.tmp
 	rm -rf "$tmp"
@@ -114,7 +115,7 @@ initrd_stamp() {
 	{
 		echo "$kver $INITRD_MODULES"
 		cat "$LAB_SRC/guest/init"
-		busybox 2>&1 | head -n 1
+		busybox 2>&1 | sed -n 1p
 	} | md5sum | cut -d' ' -f1
 }
 
@@ -235,7 +236,7 @@ new_run() {
 	mkdir -p "$RUN_DIR"
 	# Prune old runs.
 	local old
-	old=$(ls -1d "$BUILD"/logs/*/ 2>/dev/null | LC_ALL=C sort | head -n -"$LAB_KEEP_LOGS" || true)
+	old=$(find "$BUILD/logs" -mindepth 1 -maxdepth 1 -type d | LC_ALL=C sort | head -n -"$LAB_KEEP_LOGS")
 	if [ -n "$old" ]; then
 		# shellcheck disable=SC2086
 		rm -rf $old
@@ -288,6 +289,7 @@ vm_argv() {
 	local dir=$1 mode=$2 shared=${3:-} netdev=${4:-} mac=${5:-} kver append
 	kver=$(cat "$BUILD/kernel.ver")
 	append="console=ttyS0 quiet panic=-1 lab.mode=$mode lab.shared=$([ -n "$shared" ] && echo 1 || echo 0) ${LAB_APPEND:-}"
+	# shellcheck disable=SC2054 # commas belong to qemu option values
 	QEMU_ARGV=(qemu-system-x86_64 -machine pc -accel tcg -cpu max -m "$LAB_MEM" -smp 1
 		-nodefaults -display none -no-reboot -no-user-config
 		-kernel "$BUILD/kernel/boot/vmlinuz-$kver" -initrd "$BUILD/initrd.gz" -append "$append"
@@ -300,6 +302,7 @@ vm_argv() {
 	# shellcheck disable=SC2206 # word splitting wanted: extra qemu options
 	[ -z "${LAB_QEMU_EXTRA:-}" ] || QEMU_ARGV+=(${LAB_QEMU_EXTRA})
 	if [ -n "$shared" ]; then
+		# shellcheck disable=SC2054
 		QEMU_ARGV+=(-fsdev "local,id=shared,path=$shared,security_model=none"
 			-device virtio-9p-pci,fsdev=shared,mount_tag=shared)
 	fi
@@ -430,7 +433,9 @@ cmd_run2() {
 	[ "${1:-}" = -- ] || usage
 	shift
 	cmd_b=("$@")
-	[ ${#cmd_a[@]} -gt 0 ] && [ ${#cmd_b[@]} -gt 0 ] || usage
+	if [ ${#cmd_a[@]} -eq 0 ] || [ ${#cmd_b[@]} -eq 0 ]; then
+		usage
+	fi
 	ensure_prepared
 	new_run
 	local da=$RUN_DIR/a db=$RUN_DIR/b shared=$RUN_DIR/shared

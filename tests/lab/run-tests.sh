@@ -1,0 +1,119 @@
+#!/bin/bash
+# rdmadiag lab test entry point (what `make check` calls).
+#
+# 1. tests/lab/lab.sh prepare (deps, kernel, initramfs; cached in build/lab/)
+# 2. one VM:  bats --tap tests/lab/one-host/   (lab.sh run1)
+# 3. two VMs: bats --tap tests/lab/two-host/   (lab.sh run2-agent; VM B runs
+#    the peer.sh agent)
+#
+# Prints ONE TAP stream on stdout: the suites' results renumbered 1..N, each
+# description prefixed with [one-host] or [two-host], the plan "1..N" at the
+# end, anything else turned into "# " comments. A suite whose VM failed to
+# boot, timed out or whose bats run ended early adds a "not ok" line naming
+# the logs. Exit status: 0 when nothing failed, 1 otherwise. A summary line
+# "lab: P passed, F failed, S skipped" goes to stderr.
+#
+# Env: LAB_FILTER (regex, bats --filter), LAB_SUITES (default
+# "one-host two-host"), LAB_TIMEOUT (seconds per suite VM run, default 1500),
+# RDMADIAG_BIN (default rdmadiag/rdmadiag, passed into the VMs), LAB_ENV
+# (names of more variables to pass into the VMs).
+set -uo pipefail
+
+LAB_SRC=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+REPO=$(cd "$LAB_SRC/../.." && pwd)
+cd "$REPO" || exit 1
+export RDMADIAG_BIN=${RDMADIAG_BIN:-rdmadiag/rdmadiag}
+LAB_TIMEOUT=${LAB_TIMEOUT:-1500}
+LAB_SUITES=${LAB_SUITES:-one-host two-host}
+LAB=$LAB_SRC/lab.sh
+
+n=0
+passed=0
+failed=0
+skipped=0
+
+result() { # ok|not ok, description
+	n=$((n + 1))
+	echo "$1 $n $2"
+	if [ "$1" = ok ]; then
+		case "$2" in
+		*'# skip'* | *'# SKIP'*) skipped=$((skipped + 1)) ;;
+		*) passed=$((passed + 1)) ;;
+		esac
+	else
+		failed=$((failed + 1))
+	fi
+}
+
+errlog=$(mktemp "${TMPDIR:-/tmp}/rdmadiag-lab-err.XXXXXX")
+trap 'rm -f "$errlog"' EXIT
+
+lab_reason() { # the lab's own message about a failed run, from its stderr
+	local why
+	why=$(grep -E '^lab: (VM |no free port|bad |cannot |apt-get|dependencies)' "$errlog" | head -n 1)
+	why=${why#lab: }
+	echo "${why:-lab.sh exited with status $1}"
+}
+
+run_suite() { # NAME SUBCOMMAND
+	local name=$1 sub=$2 dir=tests/lab/$1 line plan="" got=0 nfail=0 rc pid
+	local -a files args
+	shopt -s nullglob
+	files=("$dir"/*.bats)
+	shopt -u nullglob
+	if [ ${#files[@]} -eq 0 ]; then
+		echo "# $name: no .bats files in $dir"
+		return 0
+	fi
+	args=(bats --tap)
+	[ -z "${LAB_FILTER:-}" ] || args+=(--filter "$LAB_FILTER")
+	args+=("$dir")
+	echo "# $name: tests/lab/lab.sh $sub ${args[*]}"
+	local t0=$SECONDS
+	exec {fd}< <("$LAB" "$sub" --timeout "$LAB_TIMEOUT" "${args[@]}" 2> >(tee "$errlog" >&2))
+	pid=$!
+	while IFS= read -r line <&"$fd"; do
+		if [[ "$line" =~ ^1\.\.([0-9]+) ]]; then
+			plan=${BASH_REMATCH[1]}
+		elif [[ "$line" =~ ^(ok|not\ ok)\ [0-9]+(\ (.*))?$ ]]; then
+			got=$((got + 1))
+			[ "${BASH_REMATCH[1]}" = ok ] || nfail=$((nfail + 1))
+			result "${BASH_REMATCH[1]}" "[$name] ${BASH_REMATCH[3]}"
+		elif [[ "$line" == '#'* ]]; then
+			echo "$line"
+		else
+			echo "# $line"
+		fi
+	done
+	exec {fd}<&-
+	wait "$pid"
+	rc=$?
+	echo "# $name: lab.sh exited $rc after $((SECONDS - t0))s"
+	if [ "$rc" = 124 ] || [ "$rc" = 125 ]; then
+		result "not ok" "[$name] lab: $(lab_reason "$rc")"
+	elif [ -z "$plan" ]; then
+		result "not ok" "[$name] lab: bats printed no TAP plan (status $rc; $(lab_reason "$rc"))"
+	elif [ "$got" -lt "$plan" ]; then
+		result "not ok" "[$name] lab: only $got of $plan tests reported (status $rc)"
+	elif [ "$rc" != 0 ] && [ "$nfail" = 0 ]; then
+		result "not ok" "[$name] lab: bats run failed with status $rc though no test failed ($(lab_reason "$rc"))"
+	fi
+}
+
+echo "# rdmadiag lab: preparing (tests/lab/lab.sh prepare)"
+"$LAB" prepare 2> >(tee "$errlog" >&2) >&2
+prc=$?
+if [ "$prc" != 0 ]; then
+	result "not ok" "lab: prepare failed ($(lab_reason "$prc"))"
+else
+	for suite in $LAB_SUITES; do
+		case "$suite" in
+		one-host) run_suite one-host run1 ;;
+		two-host) run_suite two-host run2-agent ;;
+		*) result "not ok" "lab: unknown suite '$suite' in LAB_SUITES" ;;
+		esac
+	done
+fi
+echo "1..$n"
+echo "lab: $passed passed, $failed failed, $skipped skipped" >&2
+[ "$failed" = 0 ]
