@@ -22,6 +22,7 @@ static struct {
 	struct mnl_socket *sock;
 	bool opened;		/* nl_require() succeeded (socket or replay) */
 	bool busy;		/* a request is streaming: callbacks must not nest */
+	bool kernel_err;	/* the error came in an NLMSG_ERROR, not from parsing */
 	unsigned seq;
 	unsigned portid;
 	unsigned bad_attrs;
@@ -138,6 +139,7 @@ static int error_cb(const struct nlmsghdr *nlh, void *data)
 		if (mnl_attr_parse(nlh, sizeof(*err), ext_ack_cb, tb) >= 0 && tb[NLMSGERR_ATTR_MSG])
 			snprintf(nl.err_msg, sizeof(nl.err_msg), "%s", mnl_attr_get_str(tb[NLMSGERR_ATTR_MSG]));
 	}
+	nl.kernel_err = true;
 	errno = err->error < 0 ? -err->error : err->error;
 	return MNL_CB_ERROR;
 }
@@ -279,9 +281,17 @@ static void fixture_name(const struct nl_req *r, char *buf, size_t len)
 		snprintf(buf + n, len - n, ".bin");
 }
 
+/* Parses one received chunk. A failure that is not the kernel's own error
+ * reply means the bytes themselves are bad (or a dump raced a change: EINTR). */
 static int feed(const char *chunk, size_t len, unsigned seq, unsigned portid, struct run_ctx *rc)
 {
-	return mnl_cb_run2(chunk, len, seq, portid, data_cb, rc, ctl_cbs, NLMSG_MIN_TYPE);
+	int ret = mnl_cb_run2(chunk, len, seq, portid, data_cb, rc, ctl_cbs, NLMSG_MIN_TYPE);
+
+	if (ret < 0 && !nl.kernel_err && (errno != EINTR || source_replaying())) {
+		snprintf(nl.err_msg, sizeof(nl.err_msg), "malformed netlink reply (%s)", strerror(errno));
+		errno = EBADMSG;
+	}
+	return ret;
 }
 
 static int run_replay(const struct nl_req *r, struct run_ctx *rc)
@@ -376,8 +386,16 @@ int nl_run(const struct nl_req *r, nl_msg_cb cb, void *data)
 		return -EDEADLK;
 	}
 	nl.busy = true;
-	errno = 0;
-	int ret = source_replaying() ? run_replay(r, &rc) : run_live(r, &rc);
+	int ret;
+
+	/* NLM_F_DUMP_INTR (EINTR): the objects changed during the dump; ask again. */
+	for (int attempt = 0; attempt < 3; attempt++) {
+		errno = 0;
+		nl.kernel_err = false;
+		ret = source_replaying() ? run_replay(r, &rc) : run_live(r, &rc);
+		if (ret != -EINTR || source_replaying())
+			break;
+	}
 
 	nl.busy = false;
 	return ret;
