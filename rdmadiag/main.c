@@ -146,6 +146,11 @@ int main(int argc, char **argv)
 	/* A closed pipe (rdmadiag ... | head) must not kill us mid-cleanup. */
 	signal(SIGPIPE, SIG_IGN);
 	out_init(stdout);
+	/* Hidden commands of the completion functions: before anything opens. */
+	if (argc >= 2 && !strcmp(argv[1], "__complete"))
+		return complete_main(argc - 1, argv + 1);
+	if (argc >= 2 && !strcmp(argv[1], "__tables"))
+		return tables_main();
 	first = parse_global(argc, argv, &rc);
 	if (first < 0 || first > argc)
 		return rc;

@@ -116,6 +116,11 @@ extern const struct object *const all_objects[];
 
 /* cmd.c */
 int cmd_dispatch(int argc, char **argv);
+
+/* complete.c: hidden commands for the shell completion and the docs tests.
+ * argv[0] is "__complete"; they never open netlink. */
+int complete_main(int argc, char **argv);
+int tables_main(void);
 const struct object *object_find(const char *word, int *ambiguous);
 void print_top_help(void);
 int opt_index(const struct action *a, const char *name);

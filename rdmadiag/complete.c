@@ -1,0 +1,580 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * Shell completion and the table dump, both read from the command tables so
+ * that a new object, action or option is completed and documented-checked the
+ * moment it is registered in objects.c.
+ *
+ *   rdmadiag __complete CWORD WORD...   candidates for WORD[CWORD], one a line
+ *   rdmadiag __tables                   every object/action/option as JSON
+ *
+ * WORD[0] is the program name, as in bash's COMP_WORDS. Candidates are whole
+ * words ("--color=never", "port.state,gid.roce_v2"); the shell functions trim
+ * what their own word splitting already consumed. A single line ":file",
+ * ":dir" or ":host" asks the shell to complete file names, directories or
+ * host names itself.
+ *
+ * Live values (device names, DEV/PORT) come from /sys/class/infiniband through
+ * fs_list(), so `--replay DIR` on the command line being completed (or
+ * RDMADIAG_REPLAY) makes them come from a fixture; netlink is never opened and
+ * nothing is printed on hosts without RDMA.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "../netlink/source.h"
+#include "../netlink/sysfs.h"
+#include "rdmadiag.h"
+
+#define IB_CLASS "/sys/class/infiniband"
+
+struct global_opt {
+	const char *name;
+	bool takes_value;	/* as "--name VALUE" or "--name=VALUE" */
+};
+
+/* Must match parse_global() in main.c. --color takes its value only as =WHEN. */
+static const struct global_opt global_opts[] = {
+	{ "-j", false }, { "--json", false }, { "-p", false }, { "--pretty", false },
+	{ "-d", false }, { "--details", false }, { "-V", false }, { "--version", false },
+	{ "-h", false }, { "--help", false }, { "--color", false },
+	{ "--record", true }, { "--replay", true }, { NULL, false },
+};
+
+static const char *const color_values[] = { "auto", "always", "never", NULL };
+
+/*
+ * Static values of filter keywords (action->keywords), by keyword name. The
+ * keyword tables only name the keywords, so their values live here; an owner
+ * of a new keyword with a fixed set of values adds one line.
+ */
+static const char *const qp_states[] = { "RESET", "INIT", "RTR", "RTS", "SQD", "SQE", "ERR", NULL };
+static const char *const qp_types[] = { "RC", "UC", "UD", "RAW_PACKET", "XRC_INI", "XRC_TGT", "GSI", "SMI", NULL };
+
+static const struct keyword_values {
+	const char *keyword;
+	const char *const *values;	/* comma separated lists allowed */
+	enum complete_kind live;	/* or a live kind when values is NULL */
+} keyword_values[] = {
+	{ "state", qp_states, COMPLETE_NONE },
+	{ "type", qp_types, COMPLETE_NONE },
+	{ "dev", NULL, COMPLETE_DEV },
+	{ "peer", NULL, COMPLETE_HOST },
+	{ NULL, NULL, COMPLETE_NONE },
+};
+
+static bool starts_with(const char *s, const char *prefix)
+{
+	return !strncmp(s, prefix, strlen(prefix));
+}
+
+static void emit(const char *head, const char *word, const char *cur)
+{
+	char full[512];
+
+	snprintf(full, sizeof(full), "%s%s", head, word);
+	if (starts_with(full, cur))
+		puts(full);
+}
+
+static void emit_list(const char *head, const char *const *words, const char *cur)
+{
+	for (int i = 0; words && words[i]; i++)
+		emit(head, words[i], cur);
+}
+
+/* --- live values ------------------------------------------------------- */
+
+struct live_walk {
+	const char *head;	/* printed before each candidate ("--dev=") */
+	const char *part;	/* what is typed after head */
+	bool with_ports;
+	int matches;		/* devices whose name starts with part */
+	const char *dev;	/* device whose ports are listed */
+};
+
+static int count_device(const char *name, void *data)
+{
+	struct live_walk *w = data;
+
+	if (starts_with(name, w->part))
+		w->matches++;
+	return 0;
+}
+
+static int emit_port(const char *name, void *data)
+{
+	struct live_walk *w = data;
+	char word[256];
+
+	snprintf(word, sizeof(word), "%s%s/%s", w->head, w->dev, name);
+	if (starts_with(word + strlen(w->head), w->part))
+		puts(word);
+	return 0;
+}
+
+static int emit_device(const char *name, void *data)
+{
+	struct live_walk *w = data;
+	char dir[512];
+	size_t len = strlen(name);
+	bool typed_dev = !strncmp(w->part, name, len) && w->part[len] == '/';
+
+	if (starts_with(name, w->part))
+		printf("%s%s\n", w->head, name);
+	/* Ports once the device is typed or the only match, so lists stay short. */
+	if (!w->with_ports || !(typed_dev || (starts_with(name, w->part) && w->matches == 1)))
+		return 0;
+	snprintf(dir, sizeof(dir), IB_CLASS "/%s/ports", name);
+	w->dev = name;
+	fs_list(dir, emit_port, w);
+	return 0;
+}
+
+/* Missing /sys/class/infiniband (no RDMA here) simply gives no candidates. */
+static void emit_devices(const char *head, const char *part, bool with_ports)
+{
+	struct live_walk w = { head, part, with_ports, 0, NULL };
+
+	if (with_ports)
+		fs_list(IB_CLASS, count_device, &w);
+	fs_list(IB_CLASS, emit_device, &w);
+}
+
+/* Check ids are the choices of the option that completes COMPLETE_CHECK_ID. */
+static const char *const *find_check_ids(void)
+{
+	for (int i = 0; all_objects[i]; i++)
+		for (const struct action *a = all_objects[i]->actions; a->name; a++)
+			for (const struct cmd_opt *o = a->opts; o && o->name; o++)
+				if (o->complete == COMPLETE_CHECK_ID && o->choices)
+					return o->choices;
+	return NULL;
+}
+
+/* Completes one item of a comma separated list: "a,b,c<TAB>". */
+static void emit_list_item(const char *head, const char *part, const char *const *choices)
+{
+	const char *comma = strrchr(part, ',');
+	char prefix[512];
+
+	snprintf(prefix, sizeof(prefix), "%s%.*s", head, comma ? (int)(comma - part + 1) : 0, part);
+	for (int i = 0; choices && choices[i]; i++) {
+		char item[256];
+
+		/* skip what the list already holds */
+		snprintf(item, sizeof(item), ",%s,", choices[i]);
+		char have[1024];
+
+		snprintf(have, sizeof(have), ",%.*s", comma ? (int)(comma - part + 1) : 0, part);
+		if (strstr(have, item))
+			continue;
+		char full[768];
+
+		snprintf(full, sizeof(full), "%s%s", prefix, choices[i]);
+		if (starts_with(full + strlen(head), part))
+			puts(full);
+	}
+}
+
+static void emit_kind(enum complete_kind kind, const char *head, const char *part)
+{
+	switch (kind) {
+	case COMPLETE_DEV:
+	case COMPLETE_DEV_PORT:
+		emit_devices(head, part, kind == COMPLETE_DEV_PORT);
+		return;
+	case COMPLETE_CHECK_ID:
+		emit_list_item(head, part, find_check_ids());
+		return;
+	case COMPLETE_FILE:
+		puts(":file");
+		return;
+	case COMPLETE_HOST:
+		puts(":host");
+		return;
+	case COMPLETE_NONE:
+		return;
+	}
+}
+
+static void emit_opt_value(const struct cmd_opt *o, const char *head, const char *part)
+{
+	char full[512];
+
+	switch (o->kind) {
+	case OPT_FLAG:
+	case OPT_UINT:
+		return;
+	case OPT_CHOICE:
+		snprintf(full, sizeof(full), "%s%s", head, part);
+		emit_list(head, o->choices, full);
+		return;
+	case OPT_LIST:
+		if (o->choices) {
+			emit_list_item(head, part, o->choices);
+			return;
+		}
+		emit_kind(o->complete, head, part);
+		return;
+	case OPT_STR:
+		if (o->choices) {
+			snprintf(full, sizeof(full), "%s%s", head, part);
+			emit_list(head, o->choices, full);
+			return;
+		}
+		emit_kind(o->complete, head, part);
+		return;
+	}
+}
+
+static const struct keyword_values *find_keyword(const struct action *a, const char *word)
+{
+	bool is_kw = false;
+
+	for (int i = 0; a->keywords && a->keywords[i]; i++)
+		if (!strcmp(a->keywords[i], word))
+			is_kw = true;
+	if (!is_kw)
+		return NULL;
+	for (const struct keyword_values *k = keyword_values; k->keyword; k++)
+		if (!strcmp(k->keyword, word))
+			return k;
+	static const struct keyword_values free_value = { "", NULL, COMPLETE_NONE };
+
+	return &free_value;	/* a keyword whose value is free text */
+}
+
+/* --- the command line being completed -------------------------------- */
+
+struct line {
+	char **words;
+	int cword;		/* index of the word being completed */
+	const char *cur;	/* its text ("" past the end) */
+};
+
+/* Options of an action; "" prefix lists all. */
+static void emit_action_opts(const struct action *a, const char *cur)
+{
+	for (const struct cmd_opt *o = a->opts; o && o->name; o++)
+		emit("", o->name, cur);
+	emit("", "--help", cur);
+}
+
+static const struct cmd_opt *find_action_opt(const struct action *a, const char *name, size_t len)
+{
+	const struct cmd_opt *found = NULL;
+	int n = 0;
+
+	for (const struct cmd_opt *o = a->opts; o && o->name; o++) {
+		if (strlen(o->name) == len && !strncmp(o->name, name, len))
+			return o;
+		if (!strncmp(o->name, name, len)) {
+			found = o;
+			n++;
+		}
+	}
+	return n == 1 ? found : NULL;
+}
+
+/* Words after OBJECT ACTION: options, positional words, keyword pairs. */
+static void complete_action_args(const struct line *l, int i, const struct action *a)
+{
+	bool opts_done = false;
+	int positional = 0;
+	const char *cur = l->cur;
+
+	for (; i < l->cword; i++) {
+		const char *w = l->words[i];
+
+		if (!opts_done && !strcmp(w, "--")) {
+			opts_done = true;
+		} else if (!opts_done && starts_with(w, "--")) {
+			const struct cmd_opt *o = find_action_opt(a, w, strcspn(w, "="));
+
+			if (o && o->kind != OPT_FLAG && !strchr(w, '=')) {
+				if (i + 1 == l->cword) {
+					emit_opt_value(o, "", cur);
+					return;
+				}
+				i++;
+			}
+		} else {
+			positional++;
+		}
+	}
+	if (!opts_done && starts_with(cur, "--")) {
+		const char *eq = strchr(cur, '=');
+
+		if (!eq) {
+			emit_action_opts(a, cur);
+			return;
+		}
+		const struct cmd_opt *o = find_action_opt(a, cur, (size_t)(eq - cur));
+		char head[256];
+
+		if (o) {
+			snprintf(head, sizeof(head), "%.*s=", (int)(eq - cur), cur);
+			emit_opt_value(o, head, eq + 1);
+		}
+		return;
+	}
+	/* The value after a filter keyword ("state RT<TAB>"). */
+	const struct keyword_values *k = positional ? find_keyword(a, l->words[l->cword - 1]) : NULL;
+
+	if (k) {
+		if (k->values)
+			emit_list_item("", cur, k->values);
+		else
+			emit_kind(k->live, "", cur);
+		return;
+	}
+	for (int j = 0; a->keywords && a->keywords[j]; j++)
+		emit("", a->keywords[j], cur);
+	if (positional == 0)
+		emit_kind(a->positional, "", cur);
+}
+
+static const struct action *find_action_word(const struct object *obj, const char *word)
+{
+	const struct action *found = NULL;
+	int n = 0;
+
+	for (const struct action *a = obj->actions; a->name; a++) {
+		if (!strcmp(a->name, word))
+			return a;	/* hidden aliases match exactly */
+		if (!(a->flags & HIDDEN) && starts_with(a->name, word)) {
+			found = a;
+			n++;
+		}
+	}
+	return n == 1 ? found : NULL;
+}
+
+static void complete_after_object(const struct line *l, int i, const struct object *obj)
+{
+	const struct action *a = obj->actions;	/* the first action is the default */
+
+	if (i == l->cword && l->cur[0] != '-') {
+		for (const struct action *b = obj->actions; b->name; b++)
+			if (!(b->flags & HIDDEN))
+				emit("", b->name, l->cur);
+		emit("", "help", l->cur);
+		return;
+	}
+	if (i < l->cword && l->words[i][0] != '-') {
+		a = find_action_word(obj, l->words[i]);
+		if (!a)
+			return;	/* unknown action, or help */
+		i++;
+	}
+	complete_action_args(l, i, a);
+}
+
+static const struct global_opt *find_global(const char *w)
+{
+	for (const struct global_opt *g = global_opts; g->name; g++)
+		if (!strcmp(g->name, w))
+			return g;
+	return NULL;
+}
+
+static void emit_globals(const char *cur)
+{
+	if (starts_with(cur, "--color=")) {
+		emit_list("--color=", color_values, cur);
+		return;
+	}
+	for (const struct global_opt *g = global_opts; g->name; g++)
+		emit("", g->name, cur);
+}
+
+static void complete_line(const struct line *l)
+{
+	int i = 1;
+
+	/* Global options, then OBJECT. */
+	for (; i < l->cword; i++) {
+		const char *w = l->words[i];
+
+		if (w[0] != '-' || !w[1])
+			break;
+		if (!strcmp(w, "--")) {
+			i++;
+			break;
+		}
+		const struct global_opt *g = find_global(w);
+
+		if (g && g->takes_value) {
+			if (i + 1 == l->cword) {
+				puts(":dir");
+				return;
+			}
+			i++;
+		}
+	}
+	if (i == l->cword) {
+		if (l->cur[0] == '-') {
+			emit_globals(l->cur);
+			return;
+		}
+		for (int j = 0; all_objects[j]; j++)
+			emit("", all_objects[j]->name, l->cur);
+		emit("", "help", l->cur);
+		return;
+	}
+	int ambiguous;
+	const struct object *obj = object_find(l->words[i], &ambiguous);
+
+	if (obj)
+		complete_after_object(l, i + 1, obj);
+}
+
+/* The fixture named on the line being completed, so live values match it. */
+static const char *replay_dir_of(char **words, int n)
+{
+	for (int i = 1; i < n; i++) {
+		if (words[i][0] != '-')
+			break;
+		if (!strcmp(words[i], "--replay") && i + 1 < n)
+			return words[i + 1];
+		if (starts_with(words[i], "--replay="))
+			return words[i] + strlen("--replay=");
+	}
+	return getenv("RDMADIAG_REPLAY");
+}
+
+int complete_main(int argc, char **argv)
+{
+	char *end;
+	long cword;
+
+	if (argc < 2) {
+		usage_error("usage: rdmadiag __complete CWORD WORD...   (used by the shell completion functions)");
+		return EXIT_USAGE;
+	}
+	cword = strtol(argv[1], &end, 10);
+	if (*end || cword < 1 || cword > 4096) {
+		usage_error("__complete: CWORD '%s' is not an index into the words (1..4096)", argv[1]);
+		return EXIT_USAGE;
+	}
+	char **words = argv + 2;
+	int n = argc - 2;
+
+	if (n < 1)
+		return EXIT_OK;
+	if (cword > n)
+		cword = n;	/* completing a new word past the end */
+	struct line l = { words, (int)cword, cword < n ? words[cword] : "" };
+	const char *replay = replay_dir_of(words, (int)cword);
+
+	/* Never record while completing; a bad fixture just gives no live values. */
+	struct stat st;
+
+	if (replay && (stat(replay, &st) || !S_ISDIR(st.st_mode)))
+		replay = NULL;
+	if (replay && source_init(NULL, replay))
+		replay = NULL;
+	complete_line(&l);
+	if (replay)
+		source_close();
+	return EXIT_OK;
+}
+
+/* --- __tables: the command tables as JSON, for the docs and completion tests -- */
+
+/* A developer interface, not a result: printed directly, not via output.h. */
+static void json_str(const char *s)
+{
+	putchar('"');
+	for (; s && *s; s++) {
+		unsigned char c = (unsigned char)*s;
+
+		if (c == '"' || c == '\\')
+			printf("\\%c", c);
+		else if (c < 0x20)
+			printf("\\u%04x", c);
+		else
+			putchar(c);
+	}
+	putchar('"');
+}
+
+static void json_str_list(const char *const *list)
+{
+	putchar('[');
+	for (int i = 0; list && list[i]; i++) {
+		if (i)
+			putchar(',');
+		json_str(list[i]);
+	}
+	putchar(']');
+}
+
+static const char *const opt_kind_names[] = {
+	[OPT_FLAG] = "flag", [OPT_UINT] = "uint", [OPT_STR] = "str", [OPT_CHOICE] = "choice", [OPT_LIST] = "list",
+};
+static const char *const complete_kind_names[] = {
+	[COMPLETE_NONE] = "none", [COMPLETE_DEV] = "dev", [COMPLETE_DEV_PORT] = "dev_port",
+	[COMPLETE_CHECK_ID] = "check_id", [COMPLETE_FILE] = "file", [COMPLETE_HOST] = "host",
+};
+
+static void dump_opt(const struct cmd_opt *o)
+{
+	printf("{\"name\":");
+	json_str(o->name);
+	printf(",\"kind\":\"%s\",\"metavar\":", opt_kind_names[o->kind]);
+	json_str(o->metavar);
+	printf(",\"help\":");
+	json_str(o->help);
+	printf(",\"choices\":");
+	json_str_list(o->choices);
+	printf(",\"complete\":\"%s\"}", complete_kind_names[o->complete]);
+}
+
+static void dump_action(const struct action *a)
+{
+	printf("{\"name\":");
+	json_str(a->name);
+	printf(",\"synopsis\":");
+	json_str(a->synopsis);
+	printf(",\"summary\":");
+	json_str(a->summary);
+	printf(",\"hidden\":%s,\"positional\":\"%s\",\"keywords\":", a->flags & HIDDEN ? "true" : "false",
+	       complete_kind_names[a->positional]);
+	json_str_list(a->keywords);
+	printf(",\"options\":[");
+	for (const struct cmd_opt *o = a->opts; o && o->name; o++) {
+		if (o != a->opts)
+			putchar(',');
+		dump_opt(o);
+	}
+	printf("]}");
+}
+
+int tables_main(void)
+{
+	printf("{\"global_options\":[");
+	for (const struct global_opt *g = global_opts; g->name; g++) {
+		printf("%s{\"name\":", g == global_opts ? "" : ",");
+		json_str(g->name);
+		printf(",\"takes_value\":%s}", g->takes_value ? "true" : "false");
+	}
+	printf("],\"objects\":[");
+	for (int i = 0; all_objects[i]; i++) {
+		printf("%s{\"name\":", i ? "," : "");
+		json_str(all_objects[i]->name);
+		printf(",\"summary\":");
+		json_str(all_objects[i]->summary);
+		printf(",\"actions\":[");
+		for (const struct action *a = all_objects[i]->actions; a->name; a++) {
+			if (a != all_objects[i]->actions)
+				putchar(',');
+			dump_action(a);
+		}
+		printf("]}");
+	}
+	printf("]}\n");
+	return EXIT_OK;
+}

@@ -1,0 +1,114 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * The completion engine over a table that has every kind of option, a check
+ * id list and filter keywords (the real objects may not have them all yet).
+ * This file defines all_objects itself, so objects.o is not linked in.
+ */
+#include <stdlib.h>
+#include <unistd.h>
+
+#include "../../rdmadiag/rdmadiag.h"
+#include "tap.h"
+
+struct global_opts g_opts;
+
+static int run_nop(struct cmd_ctx *ctx)
+{
+	(void)ctx;
+	return 0;
+}
+
+static const char *const ids[] = { "port.state", "port.phys_state", "gid.roce_v2", "netdev.mtu", NULL };
+static const char *const layers[] = { "ethernet", "infiniband", NULL };
+static const char *const formats[] = { "text", "prometheus", NULL };
+
+static const struct cmd_opt check_opts[] = {
+	{ "--list", OPT_FLAG, NULL, "list the checks" },
+	{ "--only", OPT_LIST, "ID,...", "run only these", ids, 0, 0, COMPLETE_CHECK_ID },
+	{ "--skip", OPT_LIST, "ID,...", "skip these", ids, 0, 0, COMPLETE_CHECK_ID },
+	{ "--expect-mtu", OPT_UINT, "N", "expected MTU", NULL, 256, 9216 },
+	{ "--expect-link-layer", OPT_CHOICE, "L", "link layer", layers },
+	{ "--format", OPT_CHOICE, "F", "format", formats },
+	{ "--save", OPT_STR, "FILE", "save", NULL, 0, 0, COMPLETE_FILE },
+	{ NULL },
+};
+
+static const char *const qp_keywords[] = { "lqpn", "state", "type", "pid", NULL };
+
+static const struct action fake_actions[] = {
+	{ "show", "[DEV[/PORT]]", "show", run_nop, 0, NULL, COMPLETE_DEV_PORT, qp_keywords },
+	{ "check", "[DEV[/PORT]]", "check", run_nop, 0, check_opts, COMPLETE_DEV_PORT, NULL },
+	{ "secret", NULL, "hidden", run_nop, HIDDEN, NULL, COMPLETE_NONE, NULL },
+	{ 0 },
+};
+
+static const struct object fake_link = { "link", "links", fake_actions };
+static const struct object fake_lab = { "lab", "labs", fake_actions };
+const struct object *const all_objects[] = { &fake_link, &fake_lab, NULL };
+
+/* Runs `rdmadiag __complete CWORD WORDS...` in-process; returns its stdout. */
+static char *complete(const char *cword, const char *const *words)
+{
+	char *argv[32] = { "__complete", (char *)cword };
+	int argc = 2;
+	char path[] = "/tmp/complete_test.XXXXXX";
+	int fd = mkstemp(path);
+	int saved = dup(STDOUT_FILENO);
+	static char out[8192];
+
+	while (*words)
+		argv[argc++] = (char *)*words++;
+	fflush(stdout);
+	dup2(fd, STDOUT_FILENO);
+	complete_main(argc, argv);
+	fflush(stdout);
+	dup2(saved, STDOUT_FILENO);
+	close(saved);
+	ssize_t n = pread(fd, out, sizeof(out) - 1, 0);
+
+	out[n > 0 ? n : 0] = '\0';
+	close(fd);
+	unlink(path);
+	return out;
+}
+
+#define W(...) ((const char *const[]){ "rdmadiag", __VA_ARGS__, NULL })
+
+int main(void)
+{
+	setenv("RDMADIAG_REPLAY", "tests/fixtures/complete-devs", 1);
+
+	is_str(complete("1", W("l")), "link\nlab\n", "objects by prefix");
+	is_str(complete("2", W("link", "")), "show\ncheck\nhelp\n", "actions; the hidden one is left out");
+	is_str(complete("2", W("li", "ch")), "check\n", "object prefix then action prefix");
+	is_str(complete("3", W("link", "check", "--o")), "--only\n", "option by prefix");
+	is_str(complete("4", W("link", "check", "--only", "")),
+	       "port.state\nport.phys_state\ngid.roce_v2\nnetdev.mtu\n", "check ids after --only");
+	is_str(complete("4", W("link", "check", "--skip", "port.state,")),
+	       "port.state,port.phys_state\nport.state,gid.roce_v2\nport.state,netdev.mtu\n",
+	       "list item after a comma, without what the list already holds");
+	is_str(complete("3", W("link", "check", "--only=gid")), "--only=gid.roce_v2\n", "--opt=value form");
+	is_str(complete("4", W("link", "check", "--expect-link-layer", "")), "ethernet\ninfiniband\n",
+	       "choices of an OPT_CHOICE");
+	is_str(complete("3", W("link", "check", "--format=p")), "--format=prometheus\n", "choice in = form");
+	is_str(complete("4", W("link", "check", "--expect-mtu", "")), "", "no guess for a number");
+	is_str(complete("4", W("link", "check", "--save", "")), ":file\n", "file names left to the shell");
+	is_str(complete("5", W("link", "check", "--expect-mtu", "9000", "rxe")), "rxe0\nrxe0/1\n",
+	       "positional after an option with its value: DEV/PORT");
+	is_str(complete("3", W("link", "show", "s")), "state\n", "filter keyword");
+	is_str(complete("5", W("link", "show", "rxe0", "state", "RT")), "RTR\nRTS\n", "static keyword values");
+	is_str(complete("5", W("link", "show", "rxe0", "state", "RTS,I")), "RTS,INIT\n", "keyword value list");
+	is_str(complete("4", W("link", "show", "rxe0", "r")), "", "DEV only once");
+	is_str(complete("3", W("link", "show", "mlx5_0/")), "mlx5_0/1\nmlx5_0/2\n", "ports of a typed device");
+	is_str(complete("3", W("link", "show", "mlx")), "mlx5_0\nmlx5_1\n", "two devices: no ports yet");
+	is_str(complete("1", W("--color=a")), "--color=auto\n--color=always\n", "--color=WHEN");
+	is_str(complete("4", W("--replay", "/nonexistent", "link", "")), "show\ncheck\nhelp\n",
+	       "global option values are skipped");
+	is_str(complete("2", W("--record", "")), ":dir\n", "directory after --record");
+	is_str(complete("3", W("link", "check", "--")), "--list\n--only\n--skip\n--expect-mtu\n"
+	       "--expect-link-layer\n--format\n--save\n--help\n", "every option of the action");
+	is_str(complete("2", W("link", "--")), "--help\n", "options of the default action at the action slot");
+	is_str(complete("3", W("nosuch", "show", "")), "", "unknown object: nothing");
+	is_str(complete("9", W("link")), "show\ncheck\nhelp\n", "CWORD past the end completes a new word");
+	return tap_done();
+}
