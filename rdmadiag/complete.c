@@ -194,7 +194,7 @@ static void emit_kind(enum complete_kind kind, const char *head, const char *par
 	case COMPLETE_HOST:
 		puts(":host");
 		return;
-	case COMPLETE_NONE:
+	default:	/* COMPLETE_NONE, and kinds this file does not know yet */
 		return;
 	}
 }
@@ -204,9 +204,6 @@ static void emit_opt_value(const struct cmd_opt *o, const char *head, const char
 	char full[512];
 
 	switch (o->kind) {
-	case OPT_FLAG:
-	case OPT_UINT:
-		return;
 	case OPT_CHOICE:
 		snprintf(full, sizeof(full), "%s%s", head, part);
 		emit_list(head, o->choices, full);
@@ -225,6 +222,13 @@ static void emit_opt_value(const struct cmd_opt *o, const char *head, const char
 			return;
 		}
 		emit_kind(o->complete, head, part);
+		return;
+	default:
+		/* flags and numbers: nothing to offer; new kinds complete as their choices */
+		if (o->kind != OPT_FLAG && o->choices) {
+			snprintf(full, sizeof(full), "%s%s", head, part);
+			emit_list(head, o->choices, full);
+		}
 		return;
 	}
 }
@@ -520,17 +524,25 @@ static const char *const complete_kind_names[] = {
 	[COMPLETE_CHECK_ID] = "check_id", [COMPLETE_FILE] = "file", [COMPLETE_HOST] = "host",
 };
 
+/* Kinds added later (by other objects) dump as "other" rather than reading past the table. */
+static const char *kind_name(const char *const *names, size_t n, unsigned k)
+{
+	return k < n && names[k] ? names[k] : "other";
+}
+
+#define KIND_NAME(names, k) kind_name(names, sizeof(names) / sizeof(names[0]), (unsigned)(k))
+
 static void dump_opt(const struct cmd_opt *o)
 {
 	printf("{\"name\":");
 	json_str(o->name);
-	printf(",\"kind\":\"%s\",\"metavar\":", opt_kind_names[o->kind]);
+	printf(",\"kind\":\"%s\",\"metavar\":", KIND_NAME(opt_kind_names, o->kind));
 	json_str(o->metavar);
 	printf(",\"help\":");
 	json_str(o->help);
 	printf(",\"choices\":");
 	json_str_list(o->choices);
-	printf(",\"complete\":\"%s\"}", complete_kind_names[o->complete]);
+	printf(",\"complete\":\"%s\"}", KIND_NAME(complete_kind_names, o->complete));
 }
 
 static void dump_action(const struct action *a)
@@ -542,7 +554,7 @@ static void dump_action(const struct action *a)
 	printf(",\"summary\":");
 	json_str(a->summary);
 	printf(",\"hidden\":%s,\"positional\":\"%s\",\"keywords\":", a->flags & HIDDEN ? "true" : "false",
-	       complete_kind_names[a->positional]);
+	       KIND_NAME(complete_kind_names, a->positional));
 	json_str_list(a->keywords);
 	printf(",\"options\":[");
 	for (const struct cmd_opt *o = a->opts; o && o->name; o++) {
