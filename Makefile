@@ -73,12 +73,15 @@ tests/unit/%_test: tests/unit/%_test.c $(LIB) $(FLAGS_FILE)
 
 unit: $(UNIT_BINS)
 
+# The test suite runs the sanitized build (ASan+UBSan): correctness tests do
+# not time anything, and every run doubles as a memory-safety check. Benchmarks
+# (tests/bench/) build their own plain binary.
 check: deps-test
-	$(MAKE) all unit
+	$(MAKE) SANITIZE=1 all unit
 	tests/run-all.sh
 
 check-host: deps-test
-	$(MAKE) all unit
+	$(MAKE) SANITIZE=1 all unit
 	LAB=skip tests/run-all.sh
 
 deps-test:
