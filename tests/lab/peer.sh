@@ -24,10 +24,13 @@
 # caller's directory when that exists in B, else in the repo, with B's
 # environment (LAB_* of B).
 #
-# Layout under $PEER_DIR (default $LAB_SHARED/peer): tmp/ (being written),
-# req/ID.fg|ID.bg (requests), run/ (claimed), res/ID.{pid,out,err,log,rc}.
-# Every file is written under tmp/ or as NAME.tmp and renamed into place, so
-# readers never see partial files; rc is always the last file of a request.
+# Layout under $PEER_DIR (default $LAB_SHARED/peer): cmd/ID holds the
+# command; the empty marker req/ID.fg or req/ID.bg, created after it, submits
+# it; the agent writes res/ID.pid (the command's process group), res/ID.out
+# and res/ID.err (foreground) or res/ID.log (background), and last res/ID.rc.
+# pid and rc are each written with one write(2) and only read once non-empty;
+# out/err/log are complete once rc exists. Nothing in the request path starts
+# a process except the command itself (a process costs ~35 ms or more in TCG).
 
 PEER_DIR=${PEER_DIR:-${LAB_SHARED:-/lab/shared}/peer}
 PEER_TIMEOUT=${PEER_TIMEOUT:-60}
@@ -47,57 +50,69 @@ _peer_sleep() {
 	read -r -t "${1:-$PEER_POLL}" -u "$_PEER_SLEEP_FD" _ || true
 }
 
-_peer_now() { # milliseconds
+_peer_now() { # sets _PEER_NOW to the time in milliseconds (no subshell)
 	local t=${EPOCHREALTIME/./}
-	echo $((t / 1000))
+	_PEER_NOW=$((t / 1000))
+}
+
+_peer_cat() { # print a file without starting cat
+	local _c=
+	IFS= read -r -d '' _c <"$1"
+	printf '%s' "$_c"
 }
 
 _peer_dead() {
 	[ -e "${PEER_DIR%/*}/.peer-dead" ]
 }
 
-_peer_id() {
+_peer_id() { # sets _PEER_ID to a new unique request id
 	local t=${EPOCHREALTIME/./}
-	echo "${t}-${BASHPID}-${RANDOM}"
+	_PEER_ID="${t}-${BASHPID}-${RANDOM}"
 }
 
 # ---------------------------------------------------------------- agent (B)
 
-_peer_start() { # ID KIND: run one claimed request
-	local id=$1 kind=$2 res=$PEER_DIR/res rc
-	local script=$PEER_DIR/run/$id.$kind
-	# setsid: the command gets its own session/process group so peer_kill can
-	# signal all of it; its first act is to publish its pid (= pgid).
-	# shellcheck disable=SC2016 # expanded by the inner bash
-	local starter='echo $$ >"$1.tmp" && mv -f "$1.tmp" "$1"; exec bash "$2"'
+_peer_start() { # ID KIND: run one request (in a subshell of the agent)
+	local id=$1 kind=$2 res=$PEER_DIR/res pid rc
+	# Job control: the command gets its own process group, so peer_kill can
+	# signal all of it.
+	set -m
 	if [ "$kind" = bg ]; then
-		setsid -w bash -c "$starter" _ "$res/$id.pid" "$script" </dev/null >"$res/$id.log" 2>&1
-		rc=$?
+		bash "$PEER_DIR/cmd/$id" </dev/null >"$res/$id.log" 2>&1 &
 	else
-		setsid -w bash -c "$starter" _ "$res/$id.pid" "$script" </dev/null \
-			>"$res/$id.out.tmp" 2>"$res/$id.err.tmp"
-		rc=$?
-		mv -f "$res/$id.out.tmp" "$res/$id.out"
-		mv -f "$res/$id.err.tmp" "$res/$id.err"
+		bash "$PEER_DIR/cmd/$id" </dev/null >"$res/$id.out" 2>"$res/$id.err" &
 	fi
-	echo "$rc" >"$res/$id.rc.tmp" && mv -f "$res/$id.rc.tmp" "$res/$id.rc"
-	echo "peer-agent: $id ($kind) exited $rc" >&2
+	pid=$!
+	echo "$pid" >"$res/$id.pid"
+	wait "$pid"
+	rc=$?
+	echo "$rc" >"$res/$id.rc"
+	echo "peer-agent: $id ($kind) exited $rc" >&"$_PEER_LOG"
 }
 
 peer_agent() {
-	mkdir -p "$PEER_DIR"/{tmp,req,run,res} || return 1
-	local f name id kind
-	echo "$$ $(hostname)" >"$PEER_DIR/tmp/ready" && mv -f "$PEER_DIR/tmp/ready" "$PEER_DIR/ready"
+	mkdir -p "$PEER_DIR"/{cmd,req,res} || return 1
+	local f name id kind line
+	local -A seen=()
+	# The agent's log; the subshells' own stderr (job control chatter) is dropped.
+	exec {_PEER_LOG}>&2
+	echo "$$ $(hostname)" >"$PEER_DIR/ready.tmp" && mv -f "$PEER_DIR/ready.tmp" "$PEER_DIR/ready"
 	echo "peer-agent: ready in $(hostname), serving $PEER_DIR" >&2
 	shopt -s nullglob
 	while :; do
 		for f in "$PEER_DIR"/req/*; do
 			name=${f##*/}
+			[ -z "${seen[$name]:-}" ] || continue
+			seen[$name]=1
 			id=${name%.*}
 			kind=${name##*.}
-			mv "$f" "$PEER_DIR/run/$name" 2>/dev/null || continue
-			echo "peer-agent: $id ($kind): $(tail -n +2 "$PEER_DIR/run/$name" | head -c 200)" >&2
-			_peer_start "$id" "$kind" &
+			line=
+			{
+				read -r _
+				read -r line
+			} <"$PEER_DIR/cmd/$id"
+			echo "peer-agent: $id ($kind): ${line:0:200}" >&2
+			_peer_start "$id" "$kind" 2>/dev/null &
 		done
 		_peer_sleep
 	done
@@ -108,13 +123,15 @@ peer_agent() {
 peer_ready() {
 	local t=${1:-$PEER_BOOT_TIMEOUT} end
 	[ -e "$PEER_DIR/ready" ] && return 0
-	end=$(($(_peer_now) + t * 1000))
+	_peer_now
+	end=$((_PEER_NOW + t * 1000))
 	until [ -e "$PEER_DIR/ready" ]; do
 		if _peer_dead; then
 			echo "peer: VM b is down" >&2
 			return 125
 		fi
-		if [ "$(_peer_now)" -ge "$end" ]; then
+		_peer_now
+		if [ "$_PEER_NOW" -ge "$end" ]; then
 			echo "peer: no agent in VM b after ${t}s ($PEER_DIR/ready missing)" >&2
 			return 124
 		fi
@@ -122,31 +139,32 @@ peer_ready() {
 	done
 }
 
-# _peer_submit KIND CMD... -> prints the request id
+# _peer_submit KIND CMD... -> sets _PEER_ID
 _peer_submit() {
-	local kind=$1 id
+	local kind=$1
 	shift
 	peer_ready "$PEER_BOOT_TIMEOUT" || return $?
-	id=$(_peer_id)
+	_peer_id
 	{
 		# shellcheck disable=SC2016 # $LAB_REPO is B's
 		printf 'cd %q 2>/dev/null || cd "$LAB_REPO" || cd /\n' "$PWD"
 		printf '%s\n' "$*"
-	} >"$PEER_DIR/tmp/$id.$kind" || return 125
-	mv -f "$PEER_DIR/tmp/$id.$kind" "$PEER_DIR/req/$id.$kind" || return 125
-	echo "$id"
+	} >"$PEER_DIR/cmd/$_PEER_ID" || return 125
+	: >"$PEER_DIR/req/$_PEER_ID.$kind" || return 125
 }
 
-# _peer_wait_file FILE TIMEOUT_S -> 0 when it exists, 124 on timeout, 125 if B is down
+# _peer_wait_file FILE TIMEOUT_S -> 0 when it is non-empty, 124 on timeout, 125 if B is down
 _peer_wait_file() {
 	local file=$1 t=$2 end
-	end=$(($(_peer_now) + t * 1000))
-	until [ -e "$file" ]; do
+	_peer_now
+	end=$((_PEER_NOW + t * 1000))
+	until [ -s "$file" ]; do
 		if _peer_dead; then
-			[ -e "$file" ] && return 0
+			[ -s "$file" ] && return 0
 			return 125
 		fi
-		[ "$(_peer_now)" -lt "$end" ] || return 124
+		_peer_now
+		[ "$_PEER_NOW" -lt "$end" ] || return 124
 		_peer_sleep
 	done
 }
@@ -157,26 +175,34 @@ peer_run() {
 		t=$2
 		shift 2
 	fi
-	id=$(_peer_submit fg "$@") || return $?
+	_peer_submit fg "$@" || return $?
+	id=$_PEER_ID
 	_peer_wait_file "$res/$id.rc" "$t"
 	rc=$?
 	if [ "$rc" != 0 ]; then
 		if [ "$rc" = 124 ]; then
 			echo "peer_run: timeout after ${t}s: $*" >&2
-			[ -e "$res/$id.pid" ] && peer_run -t 10 "kill -KILL -- -$(cat "$res/$id.pid")" >/dev/null 2>&1
+			# Kill it in B (its pid file may still be on its way).
+			if _peer_wait_file "$res/$id.pid" 10 && [ ! -s "$res/$id.rc" ]; then
+				local pid
+				IFS= read -r pid <"$res/$id.pid"
+				peer_run -t 10 "kill -KILL -- -$pid" >/dev/null 2>&1
+			fi
 		else
 			echo "peer_run: VM b is down: $*" >&2
 		fi
 		return "$rc"
 	fi
-	cat "$res/$id.out"
-	cat "$res/$id.err" >&2
-	return "$(cat "$res/$id.rc")"
+	_peer_cat "$res/$id.out"
+	_peer_cat "$res/$id.err" >&2
+	IFS= read -r rc <"$res/$id.rc"
+	return "$rc"
 }
 
 peer_run_bg() {
 	local id rc
-	id=$(_peer_submit bg "$@") || return $?
+	_peer_submit bg "$@" || return $?
+	id=$_PEER_ID
 	_peer_wait_file "$PEER_DIR/res/$id.pid" "$PEER_TIMEOUT" || {
 		rc=$?
 		echo "peer_run_bg: command did not start in VM b: $*" >&2
@@ -187,11 +213,11 @@ peer_run_bg() {
 
 peer_kill() {
 	local id=${1:?handle} sig=${2:-TERM} pid
-	pid=$(cat "$PEER_DIR/res/$id.pid" 2>/dev/null) || {
+	IFS= read -r pid 2>/dev/null <"$PEER_DIR/res/$id.pid" || {
 		echo "peer_kill: unknown handle $id" >&2
 		return 2
 	}
-	[ -e "$PEER_DIR/res/$id.rc" ] && return 0
+	[ -s "$PEER_DIR/res/$id.rc" ] && return 0
 	peer_run -t 20 "kill -$sig -- -$pid 2>/dev/null || ! kill -0 $pid 2>/dev/null"
 }
 
@@ -202,11 +228,12 @@ peer_bg_wait() {
 		echo "peer_bg_wait: $id still running after ${t}s" >&2
 		return "$rc"
 	}
-	return "$(cat "$PEER_DIR/res/$id.rc")"
+	IFS= read -r rc <"$PEER_DIR/res/$id.rc"
+	return "$rc"
 }
 
 peer_bg_log() {
-	cat "$PEER_DIR/res/${1:?handle}.log"
+	_peer_cat "$PEER_DIR/res/${1:?handle}.log"
 }
 
 peer_until() {
@@ -225,9 +252,11 @@ wait_until() {
 		t=$2
 		shift 2
 	fi
-	end=$(($(_peer_now) + t * 1000))
+	_peer_now
+	end=$((_PEER_NOW + t * 1000))
 	until "$@"; do
-		[ "$(_peer_now)" -lt "$end" ] || return 1
+		_peer_now
+		[ "$_PEER_NOW" -lt "$end" ] || return 1
 		_peer_sleep 0.1
 	done
 }

@@ -57,10 +57,10 @@ setup() {
 
 @test "lab2: rping from A to a server in B" {
 	h=$(peer_run_bg "rping -s -a $LAB_PEER_IP -C 3 -v")
-	run timeout 60 bash -c 'for i in $(seq 50); do rping -c -a "$1" -C 3 -v && exit 0; sleep 0.3; done; exit 1' _ "$LAB_PEER_IP"
+	run timeout 120 bash -c 'for i in $(seq 50); do rping -c -a "$1" -C 3 -v && exit 0; sleep 0.3; done; exit 1' _ "$LAB_PEER_IP"
 	assert_success
 	assert_output --partial "ping data: rdma-ping-2"
-	run peer_bg_wait "$h" 30
+	run peer_bg_wait "$h" 120
 	assert_success
 	run peer_bg_log "$h"
 	assert_output --partial "server ping data: rdma-ping-2"
@@ -68,12 +68,12 @@ setup() {
 
 @test "lab2: ib_write_bw from A to a server in B" {
 	h=$(peer_run_bg "ib_write_bw -d $LAB_RXE -n 200 -s 65536 -F")
-	peer_until -t 30 "ss -Hltn 'sport = :18515' | grep -q ."
+	peer_until -t 120 "ss -Hltn 'sport = :18515' | grep -q ."
 	run timeout 120 ib_write_bw -d "$LAB_RXE" -n 200 -s 65536 -F "$LAB_PEER_IP"
 	assert_success
 	assert_output --partial "RDMA_Write BW Test"
 	assert_output --regexp "[[:space:]]65536[[:space:]]+200[[:space:]]+[0-9.]+[[:space:]]+[0-9.]+"
-	run peer_bg_wait "$h" 30
+	run peer_bg_wait "$h" 120
 	assert_success
 	run peer_bg_log "$h"
 	assert_output --regexp "[[:space:]]65536[[:space:]]+200[[:space:]]+"
