@@ -179,7 +179,7 @@ static void print_object_help(const struct object *obj)
 
 int opt_index(const struct action *a, const char *name)
 {
-	for (int i = 0; a->opts && a->opts[i].name; i++)
+	for (int i = 0; a && a->opts && a->opts[i].name; i++)
 		if (!strcmp(a->opts[i].name, name))
 			return i;
 	return -1;
@@ -225,11 +225,14 @@ static int check_list_items(const struct cmd_opt *opt, const char *value)
 		usage_error("%s: expected a comma separated list", opt->name);
 		return -1;
 	}
-	if (!opt->choices)
-		return 0;
 	strcpy(buf, value);
-	for (char *save = NULL, *item = strtok_r(buf, ",", &save); item; item = strtok_r(NULL, ",", &save)) {
-		if (!in_choices(opt->choices, item)) {
+	/* strsep, not strtok: "a,,b" and "," have empty items, which are errors */
+	for (char *rest = buf, *item; (item = strsep(&rest, ","));) {
+		if (!*item) {
+			usage_error("%s: empty item in '%s'", opt->name, value);
+			return -1;
+		}
+		if (opt->choices && !in_choices(opt->choices, item)) {
 			usage_error("%s: unknown value '%s'", opt->name, item);
 			fputs("  expected one of:", stderr);
 			for (int i = 0; opt->choices[i]; i++)

@@ -7,16 +7,19 @@
 #include <string.h>
 
 static int tap_n, tap_failed;
+/* where TAP goes; a test that prints to stdout itself may point it elsewhere */
+static FILE *tap_out;
+#define TAP_FP (tap_out ? tap_out : stdout)
 
 #define ok(cond, ...)                                                                   \
 	do {                                                                            \
 		int ok_ = !!(cond);                                                     \
-		printf("%sok %d - ", ok_ ? "" : "not ", ++tap_n);                       \
-		printf(__VA_ARGS__);                                                    \
-		printf("\n");                                                           \
+		fprintf(TAP_FP, "%sok %d - ", ok_ ? "" : "not ", ++tap_n);                       \
+		fprintf(TAP_FP, __VA_ARGS__);                                           \
+		fprintf(TAP_FP, "\n");                                                  \
 		if (!ok_) {                                                             \
 			tap_failed++;                                                   \
-			printf("#   failed at %s:%d: %s\n", __FILE__, __LINE__, #cond);  \
+			fprintf(TAP_FP, "#   failed at %s:%d: %s\n", __FILE__, __LINE__, #cond); \
 		}                                                                       \
 	} while (0)
 
@@ -25,13 +28,14 @@ static int tap_n, tap_failed;
 		const char *g_ = (got), *w_ = (want);                                   \
 		ok(g_ && w_ && !strcmp(g_, w_), __VA_ARGS__);                           \
 		if (!(g_ && w_ && !strcmp(g_, w_)))                                     \
-			printf("#   got:  '%s'\n#   want: '%s'\n", g_ ? g_ : "(null)",   \
+			fprintf(TAP_FP, "#   got:  '%s'\n#   want: '%s'\n", g_ ? g_ : "(null)", \
 			       w_ ? w_ : "(null)");                                     \
 	} while (0)
 
 static inline int tap_done(void)
 {
-	printf("1..%d\n", tap_n);
+	fprintf(TAP_FP, "1..%d\n", tap_n);
+	fflush(TAP_FP);
 	return tap_failed ? 1 : 0;
 }
 
