@@ -13,6 +13,7 @@
 #include "../verbs/verbs.h"
 #include "common.h"
 #include "link.h"
+#include "link_check.h"
 #include "objects.h"
 #include "output.h"
 
@@ -186,6 +187,8 @@ static int link_show(struct cmd_ctx *ctx)
 static const struct action link_actions[] = {
 	{ "show", "[DEV[/PORT]]", "port state, link layer, MTU, rate, netdev, LID/SM LID", link_show, NEEDS_NETLINK,
 	  NULL, COMPLETE_DEV_PORT, NULL },
+	{ "check", "[DEV[/PORT]]", "health checks of kernel, devices, ports, netdevs, GIDs, PCIe, CPU; names the fix",
+	  link_check, NEEDS_NETLINK | NEEDS_VERBS, link_check_opts, COMPLETE_DEV_PORT, NULL },
 	{ "list", "[DEV[/PORT]]", "same as show", link_show, NEEDS_NETLINK | HIDDEN, NULL, COMPLETE_DEV_PORT, NULL },
 	{ 0 },
 };

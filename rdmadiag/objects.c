@@ -7,5 +7,6 @@
 const struct object *const all_objects[] = {
 	&obj_dev,
 	&obj_link,
+	&obj_gid,
 	NULL,
 };

@@ -1,0 +1,256 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * `rdmadiag link check`: gathers what the checks look at once (devices,
+ * ports, GID tables, netdev addresses), then runs every selected row of
+ * lc_checks[] on each subject it applies to. See link_check.h.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../netlink/nl.h"
+#include "common.h"
+#include "link_check.h"
+#include "output.h"
+
+#define LC_MAX_CHECKS 64
+
+/* --only/--skip accept exactly the ids of the table: filled from it at start-up,
+ * so adding a check updates the options, help and completion too. */
+static const char *check_ids[LC_MAX_CHECKS + 1];
+
+__attribute__((constructor)) static void fill_check_ids(void)
+{
+	for (int i = 0; lc_checks[i].id && i < LC_MAX_CHECKS; i++)
+		check_ids[i] = lc_checks[i].id;
+}
+
+static const char *const link_layers[] = { "ethernet", "infiniband", NULL };
+static const char *const gid_types[] = { "roce_v2", "roce_v1", "ib", NULL };
+
+const struct cmd_opt link_check_opts[] = {
+	{ "--list", OPT_FLAG, NULL, "print the checks with one-line descriptions and exit", NULL, 0, 0, COMPLETE_NONE },
+	{ "--only", OPT_LIST, "ID,...", "run only these checks", check_ids, 0, 0, COMPLETE_CHECK_ID },
+	{ "--skip", OPT_LIST, "ID,...", "leave these checks out", check_ids, 0, 0, COMPLETE_CHECK_ID },
+	{ "--strict", OPT_FLAG, NULL, "warnings fail too (exit 1)", NULL, 0, 0, COMPLETE_NONE },
+	{ "--expect-rate", OPT_UINT, "GBPS", "fail ports slower than GBPS Gb/s", NULL, 1, 3200, COMPLETE_NONE },
+	{ "--expect-mtu", OPT_UINT, "N", "fail netdevs whose MTU is below N", NULL, 68, 65535, COMPLETE_NONE },
+	{ "--expect-devices", OPT_UINT, "N", "fail unless the host has N RDMA devices", NULL, 0, 4096,
+	  COMPLETE_NONE },
+	{ "--expect-link-layer", OPT_CHOICE, "LL", "fail ports of another link layer", link_layers, 0, 0,
+	  COMPLETE_NONE },
+	{ "--expect-gid-type", OPT_CHOICE, "TYPE", "fail ports without a GID of TYPE", gid_types, 0, 0,
+	  COMPLETE_NONE },
+	{ 0 },
+};
+
+static const struct field list_fields[] = {
+	{ "id", NULL, FT_STR, FF_HEAD, NULL },
+	{ "scope", NULL, FT_TOKEN, 0, NULL },
+	{ "applies_to", NULL, FT_TOKEN, 0, NULL },
+	{ "title", NULL, FT_STR, 0, NULL },
+};
+
+static const char *scope_token(enum lc_scope s)
+{
+	return s == LC_HOST ? "host" : s == LC_DEV ? "device" : "port";
+}
+
+static const char *applies_token(enum lc_applies a)
+{
+	return a == LC_IB ? "infiniband" : a == LC_ETH ? "ethernet" : "any";
+}
+
+static int list_checks(void)
+{
+	out_list_begin("checks");
+	for (const struct lc_check *c = lc_checks; c->id; c++) {
+		if (!out_is_json()) {
+			out_text("%-18s %-6s %s\n", c->id, scope_token(c->scope), c->title);
+			continue;
+		}
+		out_obj_begin(NULL);
+		out_str(&list_fields[0], c->id);
+		out_token(&list_fields[1], scope_token(c->scope));
+		out_token(&list_fields[2], applies_token(c->applies));
+		out_str(&list_fields[3], c->title);
+		out_obj_end();
+	}
+	out_list_end();
+	return EXIT_OK;
+}
+
+/* ---- selection ---- */
+
+static bool in_list(const char *list, const char *id)
+{
+	size_t n = strlen(id);
+
+	for (const char *p = list; p && *p;) {
+		const char *comma = strchr(p, ',');
+		size_t len = comma ? (size_t)(comma - p) : strlen(p);
+
+		if (len == n && !strncmp(p, id, n))
+			return true;
+		p = comma ? comma + 1 : NULL;
+	}
+	return false;
+}
+
+static bool selected(const struct cmd_ctx *ctx, const struct lc_check *c)
+{
+	const struct opt_value *only = ctx_opt(ctx, "--only"), *skip = ctx_opt(ctx, "--skip");
+
+	if (only->set && !in_list(only->str, c->id))
+		return false;
+	if (skip->set && in_list(skip->str, c->id))
+		return false;
+	if (c->needs_opt && !ctx_opt(ctx, c->needs_opt)->set)
+		return false;
+	return true;
+}
+
+/* ---- gathering ---- */
+
+struct gather {
+	struct lc_env *env;
+	const char *dev;
+};
+
+static int gather_dev(const struct rd_dev *d, void *data)
+{
+	struct gather *g = data;
+	struct lc_dev *out;
+
+	g->env->total_devs++;
+	if ((g->dev && strcmp(g->dev, d->name)) || g->env->ndev >= LC_MAX_DEVS)
+		return 0;
+	out = &g->env->devs[g->env->ndev++];
+	out->d = *d;
+	rd_dev_uverbs(d->index, out->driver, sizeof(out->driver), out->chardev, sizeof(out->chardev));
+	return 0;
+}
+
+static int gather_port(const struct rd_port *p, void *data)
+{
+	struct lc_env *env = data;
+	struct lc_port *lp;
+
+	if (env->nport >= LC_MAX_PORTS)
+		return 0;
+	lp = &env->ports[env->nport++];
+	link_port_fill(p, &lp->lp);
+	snprintf(lp->subject, sizeof(lp->subject), "%s/%u", p->dev_name, p->port);
+	lp->gid_err = gid_table_read(p->dev_name, p->port, false, &lp->gids);
+	lp->naddr = -1;
+	if (p->ndev_index && addr_load() == 0)
+		lp->naddr = addr_of_ifindex(p->ndev_index, lp->addrs, LC_MAX_ADDRS);
+	return 0;
+}
+
+static void free_env(struct lc_env *env)
+{
+	for (int i = 0; i < env->nport; i++)
+		gid_table_free(&env->ports[i].gids);
+}
+
+/* ---- running ---- */
+
+static void run_one(const struct lc_env *env, const struct lc_check *c, const void *subject, const char *name,
+		    struct check_summary *sum)
+{
+	struct check_result r;
+
+	check_init(&r, c->id, name);
+	c->run(env, subject, &r);
+	check_emit(&r, sum);
+}
+
+static bool port_applies(const struct lc_check *c, const struct lc_port *p)
+{
+	return c->applies == LC_ANY || (c->applies == LC_IB) == p->lp.is_ib;
+}
+
+static void run_checks(const struct lc_env *env, struct check_summary *sum)
+{
+	for (const struct lc_check *c = lc_checks; c->id; c++) {
+		if (!selected(env->ctx, c))
+			continue;
+		if (c->scope == LC_HOST) {
+			run_one(env, c, NULL, "host", sum);
+		} else if (c->scope == LC_DEV) {
+			for (int i = 0; i < env->ndev; i++)
+				run_one(env, c, &env->devs[i], env->devs[i].d.name, sum);
+		} else {
+			for (int i = 0; i < env->nport; i++)
+				if (port_applies(c, &env->ports[i]))
+					run_one(env, c, &env->ports[i], env->ports[i].subject, sum);
+		}
+	}
+}
+
+/* No RDMA netlink at all: one failed kernel.rdma, a valid document, exit 3. */
+static int host_unusable(int rc)
+{
+	struct check_summary sum = { 0 };
+	struct check_result r;
+
+	out_list_begin("checks");
+	check_init(&r, "kernel.rdma", "host");
+	check_measured(&r, "no RDMA netlink (NETLINK_RDMA unavailable)");
+	check_expected(&r, "the RDMA core (ib_core) loaded");
+	check_verdict(&r, V_FAIL, "modprobe ib_core and a device driver (mlx5_ib, irdma, rdma_rxe, ...), or boot a "
+				  "kernel with CONFIG_INFINIBAND; no other check can run");
+	check_emit(&r, &sum);
+	out_list_end();
+	check_print_summary(&sum);
+	return rc;
+}
+
+int link_check(struct cmd_ctx *ctx)
+{
+	static struct lc_env env;	/* large: every port with its GID table */
+	struct check_summary sum = { 0 };
+	struct dev_port sel = { 0 };
+	struct gather g = { .env = &env };
+	int rc, err;
+
+	if (ctx_opt(ctx, "--list")->set)
+		return list_checks();
+	if (ctx->argc > 1) {
+		usage_error("link check takes at most one DEV[/PORT], got '%s'", ctx->argv[1]);
+		return EXIT_USAGE;
+	}
+	if (ctx->argc == 1 && parse_dev_port(ctx->argv[0], &sel))
+		return EXIT_USAGE;
+	rc = nl_require();
+	if (rc)
+		return host_unusable(rc);
+	memset(&env, 0, sizeof(env));
+	env.ctx = ctx;
+	g.dev = ctx->argc ? sel.dev : NULL;
+	err = rd_dev_each(NULL, gather_dev, &g);
+	if (!err && g.dev && env.ndev == 0)
+		err = -ENODEV;
+	if (!err)
+		err = link_each(g.dev, sel.port, gather_port, &env);
+	if (err) {
+		free_env(&env);
+		return report_dev_error(g.dev, err);
+	}
+	if (sel.port && env.nport == 0) {
+		char what[128];
+
+		snprintf(what, sizeof(what), "device %s has no port %u", sel.dev, sel.port);
+		report_error(what, NULL, "list its ports with: rdmadiag link show DEV");
+		free_env(&env);
+		return EXIT_HOST;
+	}
+	out_list_begin("checks");
+	run_checks(&env, &sum);
+	out_list_end();
+	check_print_summary(&sum);
+	free_env(&env);
+	return check_exit_code(&sum, ctx_opt(ctx, "--strict")->set);
+}

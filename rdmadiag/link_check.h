@@ -1,0 +1,65 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * `rdmadiag link check`: the checks and what they look at.
+ *
+ * Every check is one row of the table in link_check.c: id, title, scope (once
+ * per host, per device or per port), which ports it applies to, an option it
+ * needs (expectations), and a small run function that fills a check_result.
+ * Adding a check: write the function, add the row.
+ */
+#ifndef RDMADIAG_LINK_CHECK_H
+#define RDMADIAG_LINK_CHECK_H
+
+#include "../netlink/addr.h"
+#include "../netlink/gid.h"
+#include "check.h"
+#include "link.h"
+#include "rdmadiag.h"
+
+#define LC_MAX_DEVS 64
+#define LC_MAX_PORTS 128
+#define LC_MAX_ADDRS 32
+
+struct lc_dev {
+	struct rd_dev d;
+	char driver[64];	/* kernel module, "" when unknown */
+	char chardev[64];	/* "uverbs0", "" when none */
+};
+
+struct lc_port {
+	struct link_port lp;
+	char subject[RD_NAME_LEN + 8];	/* "rxe0/1" */
+	int gid_err;			/* 0 or -errno of reading the GID table */
+	struct gid_table gids;
+	int naddr;			/* -1: addresses unknown */
+	struct nd_addr addrs[LC_MAX_ADDRS];
+};
+
+struct lc_env {
+	const struct cmd_ctx *ctx;
+	int total_devs;			/* on the host, before DEV filtering */
+	int ndev, nport;
+	struct lc_dev devs[LC_MAX_DEVS];
+	struct lc_port ports[LC_MAX_PORTS];
+};
+
+enum lc_scope { LC_HOST, LC_DEV, LC_PORT };
+enum lc_applies { LC_ANY, LC_IB, LC_ETH };
+
+struct lc_check {
+	const char *id;
+	const char *title;
+	enum lc_scope scope;
+	enum lc_applies applies;	/* ports only */
+	const char *needs_opt;		/* run only when this option is given */
+	/* subject: NULL (host), struct lc_dev * or struct lc_port * */
+	void (*run)(const struct lc_env *env, const void *subject, struct check_result *r);
+};
+
+extern const struct lc_check lc_checks[];	/* terminated by { .id = NULL } */
+
+/* The action: link.c lists it in its command table. */
+int link_check(struct cmd_ctx *ctx);
+extern const struct cmd_opt link_check_opts[];
+
+#endif
