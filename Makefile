@@ -111,3 +111,7 @@ clean:
 FORCE:
 
 -include $(wildcard rdmadiag/*.d netlink/*.d verbs/*.d tests/unit/*.d)
+
+# Builds the netlink part of hand-made test fixtures (tests/fixtures/make-handmade.sh).
+tests/tools/nlfixture: tests/tools/nlfixture.c
+	$(Q)$(CC) -O2 -g -std=gnu11 -Wall -Wextra -Werror $(PKG_CFLAGS) -o $@ $< $(PKG_LIBS)

@@ -294,11 +294,59 @@ static int feed(const char *chunk, size_t len, unsigned seq, unsigned portid, st
 	return ret;
 }
 
+/*
+ * A whole reply, read before any callback runs: a callback may then issue a
+ * request of its own (rd_dev_uverbs() for each device of a dump) without
+ * reading the rest of the outer dump as its answer or overwriting its buffer.
+ */
+struct reply {
+	char *data;	/* chunks as received: [u32 length][bytes]... */
+	size_t len, cap;
+};
+
+static int reply_add(struct reply *r, const void *chunk, uint32_t len)
+{
+	if (r->len + sizeof(len) + len > r->cap) {
+		size_t cap = r->cap ? 2 * r->cap : NL_BUF_SIZE;
+
+		while (cap < r->len + sizeof(len) + len)
+			cap *= 2;
+		char *d = realloc(r->data, cap);
+
+		if (!d)
+			return -ENOMEM;
+		r->data = d;
+		r->cap = cap;
+	}
+	memcpy(r->data + r->len, &len, sizeof(len));
+	memcpy(r->data + r->len + sizeof(len), chunk, len);
+	r->len += sizeof(len) + len;
+	return 0;
+}
+
+static int reply_feed(const struct reply *r, unsigned seq, unsigned portid, struct run_ctx *rc)
+{
+	int ret = MNL_CB_OK;
+
+	errno = 0;
+	for (size_t off = 0; ret > MNL_CB_STOP && off + sizeof(uint32_t) <= r->len;) {
+		uint32_t len;
+
+		memcpy(&len, r->data + off, sizeof(len));
+		off += sizeof(len);
+		ret = feed(r->data + off, len, seq, portid, rc);
+		off += len;
+	}
+	return ret < 0 ? -(errno ? errno : EIO) : 0;
+}
+
 static int run_replay(const struct nl_req *r, struct run_ctx *rc)
 {
 	char name[PATH_MAX];
+	struct reply rep = { 0 };
 	FILE *fp;
-	int ret = MNL_CB_OK;
+	int err = 0;
+	uint32_t len;
 
 	fixture_name(r, name, sizeof(name));
 	fp = source_open(name);
@@ -306,44 +354,26 @@ static int run_replay(const struct nl_req *r, struct run_ctx *rc)
 		snprintf(nl.err_msg, sizeof(nl.err_msg), "fixture has no reply for this request (%s)", name);
 		return -ENOENT;
 	}
-	while (ret > MNL_CB_STOP) {
-		uint32_t len;
-
-		if (fread(&len, sizeof(len), 1, fp) != 1)
-			break;
+	while (!err && fread(&len, sizeof(len), 1, fp) == 1) {
 		if (len == 0 || len > NL_BUF_SIZE || fread(nl.buf, 1, len, fp) != len) {
-			fclose(fp);
 			snprintf(nl.err_msg, sizeof(nl.err_msg), "fixture %s is truncated or corrupt", name);
-			return -EBADMSG;
+			err = -EBADMSG;
+		} else {
+			err = reply_add(&rep, nl.buf, len);
 		}
-		ret = feed(nl.buf, len, 0, 0, rc);
 	}
 	fclose(fp);
-	return ret < 0 ? -(errno ? errno : EIO) : 0;
+	if (!err)
+		err = reply_feed(&rep, 0, 0, rc);
+	free(rep.data);
+	return err;
 }
 
-static int run_live(const struct nl_req *r, struct run_ctx *rc)
+/* Receives until the end of the reply (DONE, ACK or error) into rep. */
+static int receive_all(const char *name, unsigned seq, struct reply *rep)
 {
-	char name[PATH_MAX];
-	struct nlmsghdr *nlh = mnl_nlmsg_put_header(nl.buf);
-	unsigned seq = ++nl.seq;
-	int ret = MNL_CB_OK;
+	int ret = MNL_CB_OK, err;
 
-	nlh->nlmsg_type = NL_RDMA_TYPE(r->cmd);
-	nlh->nlmsg_flags = NLM_F_REQUEST | NLM_F_ACK | (r->dump ? NLM_F_DUMP : 0);
-	nlh->nlmsg_seq = seq;
-	for (int i = 0; i < r->nattrs; i++) {
-		if (r->attr[i].str)
-			mnl_attr_put_strz(nlh, r->attr[i].type, r->attr[i].str);
-		else
-			mnl_attr_put_u32(nlh, r->attr[i].type, r->attr[i].value);
-	}
-	if (mnl_socket_sendto(nl.sock, nlh, nlh->nlmsg_len) < 0)
-		return -errno;
-	if (source_recording()) {
-		fixture_name(r, name, sizeof(name));
-		source_save(name, "", 0, false);
-	}
 	while (ret > MNL_CB_STOP) {
 		ssize_t n = mnl_socket_recvfrom(nl.sock, nl.buf, NL_BUF_SIZE);
 
@@ -363,9 +393,43 @@ static int run_live(const struct nl_req *r, struct run_ctx *rc)
 			source_save(name, &len, sizeof(len), true);
 			source_save(name, nl.buf, n, true);
 		}
-		ret = feed(nl.buf, n, seq, nl.portid, rc);
+		err = reply_add(rep, nl.buf, (uint32_t)n);
+		if (err)
+			return err;
+		/* control messages only: has the reply ended? (errors are reported by the real pass) */
+		ret = mnl_cb_run2(nl.buf, n, seq, nl.portid, NULL, NULL, ctl_cbs, NLMSG_MIN_TYPE);
 	}
-	return ret < 0 ? -(errno ? errno : EIO) : 0;
+	return 0;
+}
+
+static int run_live(const struct nl_req *r, struct run_ctx *rc)
+{
+	char name[PATH_MAX] = "";
+	struct nlmsghdr *nlh = mnl_nlmsg_put_header(nl.buf);
+	struct reply rep = { 0 };
+	unsigned seq = ++nl.seq;
+	int err;
+
+	nlh->nlmsg_type = NL_RDMA_TYPE(r->cmd);
+	nlh->nlmsg_flags = NLM_F_REQUEST | NLM_F_ACK | (r->dump ? NLM_F_DUMP : 0);
+	nlh->nlmsg_seq = seq;
+	for (int i = 0; i < r->nattrs; i++) {
+		if (r->attr[i].str)
+			mnl_attr_put_strz(nlh, r->attr[i].type, r->attr[i].str);
+		else
+			mnl_attr_put_u32(nlh, r->attr[i].type, r->attr[i].value);
+	}
+	if (mnl_socket_sendto(nl.sock, nlh, nlh->nlmsg_len) < 0)
+		return -errno;
+	if (source_recording()) {
+		fixture_name(r, name, sizeof(name));
+		source_save(name, "", 0, false);
+	}
+	err = receive_all(name, seq, &rep);
+	if (!err)
+		err = reply_feed(&rep, seq, nl.portid, rc);
+	free(rep.data);
+	return err;
 }
 
 int nl_run(const struct nl_req *r, nl_msg_cb cb, void *data)

@@ -128,29 +128,35 @@ static int print_port(const struct rd_port *p, void *data)
 	return 0;
 }
 
-struct link_walk {
-	unsigned port;
-	int err;
-	rd_port_cb cb;
-	void *data;
+#define LINK_MAX_DEVS 256
+
+struct dev_list {
+	unsigned n;
+	uint32_t index[LINK_MAX_DEVS];
 };
 
-static int walk_dev(const struct rd_dev *d, void *data)
+static int add_dev(const struct rd_dev *d, void *data)
 {
-	struct link_walk *w = data;
-	int err = rd_port_each(d->index, w->port, w->cb, w->data);
+	struct dev_list *l = data;
 
-	if (err && !w->err)
-		w->err = err;
+	if (l->n < LINK_MAX_DEVS)
+		l->index[l->n++] = d->index;
 	return 0;
 }
 
+/* Devices first, then their ports: a netlink request must not be issued from
+ * inside the callback of another one (they share the socket and the buffer,
+ * and the rest of the outer dump would be read as the inner reply). */
 int link_each(const char *dev, unsigned port, rd_port_cb cb, void *data)
 {
-	struct link_walk w = { .port = port, .cb = cb, .data = data };
-	int err = rd_dev_each(dev, walk_dev, &w);
+	static struct dev_list l;
+	int err;
 
-	return err ? err : w.err;
+	l.n = 0;
+	err = rd_dev_each(dev, add_dev, &l);
+	for (unsigned i = 0; !err && i < l.n; i++)
+		err = rd_port_each(l.index[i], port, cb, data);
+	return err;
 }
 
 static int link_show(struct cmd_ctx *ctx)

@@ -128,8 +128,7 @@ static int gather_dev(const struct rd_dev *d, void *data)
 		return 0;
 	out = &g->env->devs[g->env->ndev++];
 	out->d = *d;
-	rd_dev_uverbs(d->index, out->driver, sizeof(out->driver), out->chardev, sizeof(out->chardev));
-	return 0;
+	return 0;	/* the uverbs query comes after the dump: requests must not nest */
 }
 
 static int gather_port(const struct rd_port *p, void *data)
@@ -233,6 +232,9 @@ int link_check(struct cmd_ctx *ctx)
 	err = rd_dev_each(NULL, gather_dev, &g);
 	if (!err && g.dev && env.ndev == 0)
 		err = -ENODEV;
+	for (int i = 0; !err && i < env.ndev; i++)
+		rd_dev_uverbs(env.devs[i].d.index, env.devs[i].driver, sizeof(env.devs[i].driver),
+			      env.devs[i].chardev, sizeof(env.devs[i].chardev));
 	if (!err)
 		err = link_each(g.dev, sel.port, gather_port, &env);
 	if (err) {
