@@ -140,7 +140,7 @@ static void spec_dev(char **w, int n)
 	if ((v = kv(w, n, "chardev")))
 		mnl_attr_put_strz(nlh, RDMA_NLDEV_ATTR_CHARDEV_NAME, v);
 	if ((v = kv(w, n, "driver")))
-		mnl_attr_put_u64(nlh, RDMA_NLDEV_ATTR_UVERBS_DRIVER_ID, num(v));
+		mnl_attr_put_u32(nlh, RDMA_NLDEV_ATTR_UVERBS_DRIVER_ID, (uint32_t)num(v));	/* as the kernel sends it */
 	msg_end(&chardev[d], nlh);
 	put_ack(&chardev[d]);
 }

@@ -1,0 +1,186 @@
+#!/usr/bin/env bats
+# rdmadiag link check on fixtures (hand-made: tests/fixtures/make-handmade.sh)
+# and, for the no-RDMA path, on this host.
+
+bats_require_minimum_version 1.5.0
+load helpers
+
+MLX=$FIXTURES/mlx5-pcie
+IB=$FIXTURES/ib-nosm
+
+lc() { # lc FIXTURE ARGS...: link check replayed, JSON
+	local f=$1
+	shift
+	rd --replay "$f" -j link check "$@"
+}
+
+verdict() { # verdict JSON ID SUBJECT -> the verdict token
+	echo "$1" | jq -r --arg id "$2" --arg s "$3" '.checks[] | select(.id == $id and .subject == $s) | .verdict'
+}
+
+@test "PCIe Gen3 x8 under a 100 Gb/s port fails pci.link and the run exits 1" {
+	run --separate-stderr lc "$MLX"
+	assert_failure 1
+	[ "$(verdict "$output" pci.link mlx5_0)" = fail ]
+	echo "$output" | jq -e '.checks[] | select(.id == "pci.link" and .subject == "mlx5_0")
+		| (.measured | test("Gen3 x8 \\(63 Gb/s\\)")) and (.hint | test("less than the 100 Gb/s port"))'
+}
+
+@test "a link trained below its capability warns (Gen4 x8 of Gen4 x16)" {
+	run --separate-stderr lc "$MLX"
+	[ "$(verdict "$output" pci.link mlx5_1)" = warn ]
+	echo "$output" | jq -e '.checks[] | select(.id == "pci.link" and .subject == "mlx5_1") | .hint | test("trained at Gen4 x8 below its Gen4 x16")'
+}
+
+@test "governor powersave warns with the cpupower fix" {
+	run rd --replay "$MLX" link check --only cpu.governor
+	assert_success
+	assert_output --partial 'WARN  cpu.governor'
+	assert_output --partial 'powersave on 2 of 2 CPUs'
+	assert_output --partial 'cpupower frequency-set -g performance'
+}
+
+@test "RoCE v1 at GID index 0 warns naming the RoCE v2 index of the IPv4 address" {
+	run --separate-stderr lc "$MLX" --only gid.default
+	assert_success
+	echo "$output" | jq -e '[.checks[] | select(.id == "gid.default")] | length == 2 and all(.verdict == "warn")'
+	echo "$output" | jq -e '.checks[0].hint | test("use index 3 \\(RoCE v2, 192.168.100.1\\)")'
+}
+
+@test "two RDMA netdevs in one subnet warn with the arp sysctls" {
+	run rd --replay "$MLX" link check --only net.subnet
+	assert_success
+	assert_output --partial 'WARN  net.subnet'
+	assert_output --partial 'ens1f0(192.168.100.1)+ens2f0(192.168.100.2)'
+	assert_output --partial 'arp_ignore=1'
+	assert_output --partial 'arp_announce=2'
+}
+
+@test "8 MiB memlock warns with the limits.conf and systemd fixes" {
+	run rd --replay "$MLX" link check --only mem.memlock
+	assert_success
+	assert_output --partial 'RLIMIT_MEMLOCK 8 MiB'
+	assert_output --partial 'LimitMEMLOCK=infinity'
+}
+
+@test "every IP of the netdev has a RoCE v2 GID on the mlx5 fixture" {
+	run --separate-stderr lc "$MLX" --only gid.roce_v2
+	assert_success
+	[ "$(verdict "$output" gid.roce_v2 mlx5_0/1)" = pass ]
+	echo "$output" | jq -e '.checks[0].measured == "index 192.168.100.1=3 2001:db8::1=5"'
+}
+
+@test "IB port without LID and SM fails port.state, port.lid and port.sm with opensm hints" {
+	run --separate-stderr lc "$IB"
+	assert_failure 1
+	[ "$(verdict "$output" port.state mlx5_0/1)" = fail ]
+	[ "$(verdict "$output" port.lid mlx5_0/1)" = fail ]
+	[ "$(verdict "$output" port.sm mlx5_0/1)" = fail ]
+	echo "$output" | jq -e '[.checks[] | select(.id == "port.lid" or .id == "port.sm") | .hint | test("opensm")] | all'
+	# RoCE-only checks do not apply to an InfiniBand port
+	echo "$output" | jq -e '[.checks[] | select(.id | test("^(netdev|gid.roce_v2|gid.default|port.mtu)"))] | length == 0'
+	[ "$(verdict "$output" gid.usable mlx5_0/1)" = pass ]
+}
+
+@test "JSON has schema, checks with verdict/id/subject/measured/expected and a summary that adds up" {
+	run --separate-stderr lc "$MLX"
+	echo "$output" | jq -e '.schema == 1 and (.checks | length > 20)'
+	echo "$output" | jq -e '[.checks[] | has("verdict") and has("id") and has("subject") and has("measured") and has("expected")] | all'
+	echo "$output" | jq -e '[.checks[] | select(.verdict != "pass") | has("hint")] | all'
+	echo "$output" | jq -e '.summary as $s | [.checks[] | .verdict] as $v
+		| $s.pass == ($v | map(select(. == "pass")) | length) and $s.warn == ($v | map(select(. == "warn")) | length)
+		and $s.fail == ($v | map(select(. == "fail")) | length) and $s.skip == ($v | map(select(. == "skip")) | length)'
+}
+
+@test "--only runs just the named checks; --skip leaves them out" {
+	run --separate-stderr lc "$MLX" --only port.state,cpu.governor
+	assert_success
+	echo "$output" | jq -e '[.checks[].id] | unique == ["cpu.governor", "port.state"]'
+	run --separate-stderr lc "$MLX" --skip pci.link
+	assert_success
+	echo "$output" | jq -e '[.checks[] | select(.id == "pci.link")] | length == 0'
+}
+
+@test "--strict turns warnings into exit 1" {
+	run rd --replay "$MLX" link check --only cpu.governor
+	assert_success
+	run rd --replay "$MLX" link check --only cpu.governor --strict
+	assert_failure 1
+}
+
+@test "an unknown check id in --only or --skip exits 2 listing the ids" {
+	run rd --replay "$MLX" link check --only port.state,port.bogus
+	assert_failure 2
+	assert_output --partial "--only: unknown value 'port.bogus'"
+	assert_output --partial 'gid.roce_v2'
+	run rd --replay "$MLX" link check --skip nope
+	assert_failure 2
+}
+
+@test "--list prints every check id with a description, in text and JSON" {
+	run rd link check --list
+	assert_success
+	for id in kernel.rdma kernel.modules dev.uverbs dev.provider pci.link port.state port.phys_state port.lid \
+		port.sm port.rate netdev.present netdev.up netdev.mtu port.mtu gid.usable gid.roce_v2 gid.default \
+		cm.roce_mode net.subnet cpu.governor mem.memlock expect.devices expect.link_layer expect.gid_type; do
+		grep -qE "^$id +(host|device|port) +[^ ]" <<<"$output"
+	done
+	run rd -j link check --list
+	echo "$output" | jq -e '(.checks | length) == 24 and all(.checks[]; .title != "")'
+}
+
+@test "--expect-mtu above the netdev MTU fails with the ip link hint" {
+	run rd --replay "$MLX" link check mlx5_0/1 --only netdev.mtu --expect-mtu 9000
+	assert_failure 1
+	assert_output --partial 'FAIL  netdev.mtu             mlx5_0/1      ens1f0 MTU 1500 (expected 9000)'
+	assert_output --partial 'hint: set MTU 9000 on ens1f0 and on the switch port: ip link set dev ens1f0 mtu 9000'
+}
+
+@test "--expect-rate, --expect-devices, --expect-link-layer and --expect-gid-type" {
+	run --separate-stderr lc "$MLX" --only port.rate,expect.devices,expect.link_layer,expect.gid_type \
+		--expect-rate 200 --expect-devices 3 --expect-link-layer infiniband --expect-gid-type roce_v2
+	assert_failure 1
+	[ "$(verdict "$output" port.rate mlx5_0/1)" = fail ]
+	[ "$(verdict "$output" expect.devices host)" = fail ]
+	[ "$(verdict "$output" expect.link_layer mlx5_0/1)" = fail ]
+	[ "$(verdict "$output" expect.gid_type mlx5_0/1)" = pass ]
+	run --separate-stderr lc "$MLX" --only port.rate,expect.devices,expect.link_layer \
+		--expect-rate 100 --expect-devices 2 --expect-link-layer ethernet
+	assert_success
+	echo "$output" | jq -e '(.checks | length) == 5 and all(.checks[]; .verdict == "pass")'
+}
+
+@test "expectation checks do not run without their option" {
+	run --separate-stderr lc "$MLX"
+	echo "$output" | jq -e '[.checks[] | select(.id | startswith("expect."))] | length == 0'
+}
+
+@test "DEV/PORT narrows the subjects; an unknown device exits 3" {
+	run --separate-stderr lc "$MLX" mlx5_1/1 --only port.state,dev.uverbs
+	assert_success
+	echo "$output" | jq -e '[.checks[].subject] == ["mlx5_1", "mlx5_1/1"]'
+	run rd --replay "$MLX" link check mlx9
+	assert_failure 3
+	assert_output --partial "no RDMA device named 'mlx9'"
+}
+
+@test "bad expectation values exit 2" {
+	run rd --replay "$MLX" link check --expect-mtu 12
+	assert_failure 2
+	run rd --replay "$MLX" link check --expect-link-layer token-ring
+	assert_failure 2
+	run rd --replay "$MLX" link check --expect-gid-type v3
+	assert_failure 2
+}
+
+@test "no RDMA in the kernel: kernel.rdma fails, exit 3, valid JSON" {
+	host_has_rdma && skip "this host has RDMA"
+	run rd link check
+	assert_failure 3
+	assert_output --partial 'FAIL  kernel.rdma'
+	assert_output --partial 'this kernel has no RDMA support'
+	run --separate-stderr rd -j link check
+	assert_failure 3
+	echo "$output" | jq -e '.schema == 1 and .checks[0].id == "kernel.rdma" and .checks[0].verdict == "fail"
+		and .summary.fail == 1 and (.errors[0] | test("no RDMA support"))'
+}
