@@ -57,7 +57,7 @@ _peer_now() { # sets _PEER_NOW to the time in milliseconds (no subshell)
 
 _peer_cat() { # print a file without starting cat
 	local _c=
-	IFS= read -r -d '' _c <"$1"
+	IFS= read -r -d '' _c <"$1" || true
 	printf '%s' "$_c"
 }
 
@@ -84,8 +84,7 @@ _peer_start() { # ID KIND: run one request (in a subshell of the agent)
 	fi
 	pid=$!
 	echo "$pid" >"$res/$id.pid"
-	wait "$pid"
-	rc=$?
+	wait "$pid" && rc=0 || rc=$?
 	echo "$rc" >"$res/$id.rc"
 	echo "peer-agent: $id ($kind) exited $rc" >&"$_PEER_LOG"
 }
@@ -177,8 +176,7 @@ peer_run() {
 	fi
 	_peer_submit fg "$@" || return $?
 	id=$_PEER_ID
-	_peer_wait_file "$res/$id.rc" "$t"
-	rc=$?
+	_peer_wait_file "$res/$id.rc" "$t" && rc=0 || rc=$?
 	if [ "$rc" != 0 ]; then
 		if [ "$rc" = 124 ]; then
 			echo "peer_run: timeout after ${t}s: $*" >&2

@@ -26,6 +26,7 @@ export RDMADIAG_BIN=${RDMADIAG_BIN:-rdmadiag/rdmadiag}
 LAB_TIMEOUT=${LAB_TIMEOUT:-1500}
 LAB_SUITES=${LAB_SUITES:-one-host two-host}
 LAB=$LAB_SRC/lab.sh
+export LAB_VERBOSE=${LAB_VERBOSE:-1}
 
 n=0
 passed=0
