@@ -29,6 +29,7 @@ static struct {
 	char *errors[MAX_ERRORS];
 	int nerrors;
 	bool begun;
+	bool pending;		/* the top-level JSON object is begun but not yet written */
 } o;
 
 void out_init(FILE *fp)
@@ -41,9 +42,13 @@ bool out_is_json(void)
 	return g_opts.json;
 }
 
+/* A command switches to JSON lines after the dispatcher began the document;
+ * nothing of it was written yet, so the single document is simply dropped. */
 void out_set_stream(bool on)
 {
 	o.stream = on;
+	if (on)
+		o.pending = false;
 }
 
 static bool use_color(void)
@@ -113,9 +118,24 @@ static void json_string(const char *s)
 	fputc('"', o.fp);
 }
 
+static void json_open(const char *key, bool is_list);
+static void json_member(const char *key);
+
+/* Writes the top-level object that out_begin() announced. */
+static void json_begin_pending(void)
+{
+	if (!o.pending)
+		return;
+	o.pending = false;
+	json_open(NULL, false);
+	json_member("schema");
+	fprintf(o.fp, "%d", OUTPUT_SCHEMA);
+}
+
 /* Separator and key before a new member of the current container. */
 static void json_member(const char *key)
 {
+	json_begin_pending();
 	if (o.depth > 0) {
 		struct level *l = &o.stack[o.depth - 1];
 
@@ -137,6 +157,11 @@ static void json_open(const char *key, bool is_list)
 	if (o.depth < MAX_DEPTH)
 		o.stack[o.depth] = (struct level){ .is_list = is_list };
 	o.depth++;
+	/* In JSON lines every line is a document of its own: it carries the schema. */
+	if (o.stream && o.depth == 1 && !is_list) {
+		json_member("schema");
+		fprintf(o.fp, "%d", OUTPUT_SCHEMA);
+	}
 }
 
 static void json_close(void)
@@ -149,7 +174,7 @@ static void json_close(void)
 	if (l->has_items)
 		json_indent();
 	fputc(l->is_list ? ']' : '}', o.fp);
-	if (o.depth == 0 || (o.stream && o.depth == 0)) {
+	if (o.depth == 0) {
 		fputc('\n', o.fp);
 		fflush(o.fp);
 	}
@@ -185,21 +210,41 @@ void out_begin(void)
 	o.begun = true;
 	if (!g_opts.json || o.stream)
 		return;
+	/* Written on first use, so that a command may still choose JSON lines. */
+	o.pending = true;
+}
+
+/* JSON lines: close a line cut short (so it still parses), then put the
+ * errors on a line of their own. */
+static void stream_finish(void)
+{
+	while (o.depth > 0)
+		json_close();
+	if (!o.nerrors)
+		return;
 	json_open(NULL, false);
-	json_member("schema");
-	fprintf(o.fp, "%d", OUTPUT_SCHEMA);
+	json_open("errors", true);
+	for (int i = 0; i < o.nerrors; i++) {
+		json_member(NULL);
+		json_string(o.errors[i]);
+	}
+	json_close();
+	json_close();
 }
 
 void out_finish(void)
 {
 	if (!o.fp)
 		o.fp = stdout;
-	if (g_opts.json) {
-		if (!o.begun && !o.stream)
+	if (g_opts.json && o.stream) {
+		stream_finish();
+	} else if (g_opts.json) {
+		if (!o.begun)
 			out_begin();
+		json_begin_pending();
 		while (o.depth > 1)
 			json_close();
-		if (o.depth == 1 && !o.stream) {
+		if (o.depth == 1) {
 			if (o.nerrors) {
 				json_open("errors", true);
 				for (int i = 0; i < o.nerrors; i++) {
