@@ -8,5 +8,6 @@ const struct object *const all_objects[] = {
 	&obj_dev,
 	&obj_link,
 	&obj_gid,
+	&obj_counter,
 	NULL,
 };

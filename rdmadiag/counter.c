@@ -1,0 +1,656 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * rdmadiag counter: port counters that explain loss and congestion.
+ *   show   grouped by meaning (counter_map.c), raw with -d; text, JSON,
+ *          Prometheus or OpenMetrics
+ *   watch  deltas and rates per interval (JSON lines with -j)
+ *   check  two samples turned into verdicts (check.h)
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "check.h"
+#include "counter_map.h"
+#include "counter_sample.h"
+#include "objects.h"
+#include "output.h"
+#include "prom.h"
+
+enum {
+	F_IFNAME, F_DEV, F_PORT, F_NETDEV, F_LIFESPAN, F_GROUP, F_ERROR,
+	F_SEQ, F_TIME, F_CLOCK, F_INTERVAL, F_ROWS, F_COUNTER, F_SOURCE, F_DELTA, F_RATE, F_VALUE,
+};
+
+static const struct field ctr_fields[] = {
+	[F_IFNAME] = { "ifname", NULL, FT_STR, FF_HEAD, NULL },
+	[F_DEV] = { "dev", NULL, FT_STR, 0, NULL },
+	[F_PORT] = { "port", NULL, FT_U64, 0, NULL },
+	[F_NETDEV] = { "netdev", NULL, FT_STR, 0, NULL },
+	[F_LIFESPAN] = { "lifespan_ms", "lifespan", FT_U64, FF_DETAIL, "ms" },
+	[F_GROUP] = { "group", NULL, FT_TOKEN, FF_HEAD, NULL },
+	[F_ERROR] = { "error", NULL, FT_STR, 0, NULL },
+	[F_SEQ] = { "seq", NULL, FT_U64, 0, NULL },
+	[F_TIME] = { "time", NULL, FT_DOUBLE, 0, NULL },
+	[F_CLOCK] = { "clock", NULL, FT_STR, FF_HEAD, NULL },
+	[F_INTERVAL] = { "interval_s", "interval", FT_DOUBLE, 0, "s" },
+	[F_ROWS] = { "changed", NULL, FT_U64, 0, NULL },
+	[F_COUNTER] = { "counter", NULL, FT_STR, 0, NULL },
+	[F_SOURCE] = { "source", NULL, FT_TOKEN, FF_DETAIL, NULL },
+	[F_DELTA] = { "delta", NULL, FT_U64, 0, NULL },
+	[F_RATE] = { "rate", NULL, FT_DOUBLE, 0, "/s" },
+	[F_VALUE] = { "value", NULL, FT_U64, FF_DETAIL, NULL },
+};
+
+/* One field per kind, keyed by its vendor-neutral name. */
+static struct field kind_field(enum ctr_kind k)
+{
+	return (struct field){ ctr_kinds[k].key, NULL, FT_U64, 0, NULL };
+}
+
+static enum ctr_group counter_group(const struct stat_counter *c)
+{
+	unsigned scale;
+
+	return ctr_kinds[ctr_kind_of(c, &scale)].group;
+}
+
+static void port_name(const struct port_ctr *p, char *buf, size_t len)
+{
+	snprintf(buf, len, "%s/%u", p->dev, p->port);
+}
+
+static void report_port_error(const struct port_ctr *p)
+{
+	char what[160], name[RD_NAME_LEN + 8];
+
+	port_name(p, name, sizeof(name));
+	snprintf(what, sizeof(what), "cannot read the counters of %s: %s", name, strerror(-p->err));
+	report_error(what, "the driver offers neither netlink statistics nor sysfs hw_counters/counters for it",
+		     "check 'rdma statistic show link' and /sys/class/infiniband/DEV/ports/N/; some drivers have no counters");
+}
+
+/* ---- show: text and JSON ---- */
+
+/* The raw counters of one group: {"name": value}, the same name from two
+ * sources kept apart as "name@source". */
+static void print_raw(const struct stat_set *set, enum ctr_group g)
+{
+	out_obj_begin("counters");
+	for (int i = 0; i < set->n; i++) {
+		const struct stat_counter *c = &set->c[i];
+		char key[STAT_NAME_LEN + 16];
+
+		if (counter_group(c) != g)
+			continue;
+		snprintf(key, sizeof(key), "%s", c->name);
+		for (int j = 0; j < i; j++)
+			if (!strcmp(set->c[j].name, c->name))
+				snprintf(key, sizeof(key), "%s@%s", c->name, stat_source_token(c->src));
+		struct field f = { key, NULL, FT_U64, 0, NULL };
+
+		out_u64(&f, c->value);
+	}
+	out_obj_end();
+}
+
+static bool group_has_counters(const struct stat_set *set, enum ctr_group g)
+{
+	for (int i = 0; i < set->n; i++)
+		if (counter_group(&set->c[i]) == g)
+			return true;
+	return false;
+}
+
+static void print_group(const struct stat_set *set, enum ctr_group g)
+{
+	out_obj_begin(ctr_group_key(g));
+	if (!out_is_json())
+		out_token(&ctr_fields[F_GROUP], ctr_group_key(g));
+	for (int k = 1; k < K_COUNT; k++) {
+		bool present;
+		uint64_t v;
+
+		if (ctr_kinds[k].group != g)
+			continue;
+		v = ctr_kind_sum(set, k, &present);
+		if (!present)
+			continue;
+		struct field f = kind_field(k);
+
+		out_u64(&f, v);
+	}
+	/* Text shows the driver's own names only with -d; JSON always has them. */
+	if (out_is_json() || g_opts.details)
+		print_raw(set, g);
+	out_obj_end();
+}
+
+static void print_port(const struct port_ctr *p)
+{
+	char name[RD_NAME_LEN + 8];
+
+	port_name(p, name, sizeof(name));
+	out_obj_begin(NULL);
+	out_str(&ctr_fields[F_IFNAME], name);
+	if (out_is_json()) {
+		out_str(&ctr_fields[F_DEV], p->dev);
+		out_u64(&ctr_fields[F_PORT], p->port);
+	}
+	if (p->netdev[0])
+		out_str(&ctr_fields[F_NETDEV], p->netdev);
+	if (p->set.lifespan_ms)
+		out_u64(&ctr_fields[F_LIFESPAN], p->set.lifespan_ms);
+	if (p->err && !p->set.n)
+		out_str(&ctr_fields[F_ERROR], strerror(-p->err));
+	for (int g = 0; g < G_COUNT; g++) {
+		if (g == G_OTHER && !out_is_json() && !g_opts.details)
+			continue;
+		if (group_has_counters(&p->set, g))
+			print_group(&p->set, g);
+	}
+	out_obj_end();
+}
+
+/* ---- show: Prometheus ---- */
+
+static void port_labels(const struct port_ctr *p, char *portbuf, size_t len, struct prom_label *l)
+{
+	snprintf(portbuf, len, "%u", p->port);
+	l[0] = (struct prom_label){ "device", p->dev };
+	l[1] = (struct prom_label){ "port", portbuf };
+	l[2] = (struct prom_label){ "netdev", p->netdev };
+}
+
+static void prom_kinds(const struct sample *s, enum out_format f)
+{
+	for (int k = 1; k < K_COUNT; k++) {
+		char name[96];
+		bool family = false;
+
+		snprintf(name, sizeof(name), "rdmadiag_port_%s", ctr_kinds[k].key);
+		for (int i = 0; i < s->n; i++) {
+			struct prom_label l[3];
+			char port[16];
+			bool present;
+			uint64_t v = ctr_kind_sum(&s->p[i].set, k, &present);
+
+			if (!present)
+				continue;
+			if (!family)
+				prom_family(stdout, f, name, "counter", ctr_kinds[k].help);
+			family = true;
+			port_labels(&s->p[i], port, sizeof(port), l);
+			prom_counter(stdout, name, l, 3, v);
+		}
+	}
+}
+
+static void prom_raw(const struct sample *s, enum out_format f)
+{
+	const char *name = "rdmadiag_port_hw_counter";
+	bool family = false;
+
+	for (int i = 0; i < s->n; i++) {
+		const struct stat_set *set = &s->p[i].set;
+
+		for (int j = 0; j < set->n; j++) {
+			enum ctr_group g = counter_group(&set->c[j]);
+			struct prom_label l[6];
+			char port[16];
+
+			if (g == G_OTHER && !g_opts.details)
+				continue;
+			if (!family)
+				prom_family(stdout, f, name, "counter",
+					    "a port counter under the driver's own name (see rdmadiag-counter(8) for the map)");
+			family = true;
+			port_labels(&s->p[i], port, sizeof(port), l);
+			l[3] = (struct prom_label){ "counter", set->c[j].name };
+			l[4] = (struct prom_label){ "source", stat_source_token(set->c[j].src) };
+			l[5] = (struct prom_label){ "group", ctr_group_key(g) };
+			prom_counter(stdout, name, l, 6, set->c[j].value);
+		}
+	}
+}
+
+static int parse_selection(struct cmd_ctx *ctx, const char *what, struct dev_port *sel)
+{
+	memset(sel, 0, sizeof(*sel));
+	if (ctx->argc > 1) {
+		usage_error("counter %s takes at most one DEV[/PORT], got '%s'", what, ctx->argv[1]);
+		return EXIT_USAGE;
+	}
+	if (ctx->argc == 1 && parse_dev_port(ctx->argv[0], sel))
+		return EXIT_USAGE;
+	return 0;
+}
+
+static int take_first_sample(struct cmd_ctx *ctx, const char *what, struct sample *s)
+{
+	struct dev_port sel;
+	int rc = parse_selection(ctx, what, &sel);
+
+	if (rc)
+		return rc;
+	rc = nl_require();
+	if (rc)
+		return rc;
+	rc = sample_ports(ctx->argc ? sel.dev : NULL, sel.port, s);
+	if (rc)
+		return rc;
+	sample_read(s, NULL);
+	return 0;
+}
+
+/* Exit code when some port had no counters at all. */
+static int port_errors(const struct sample *s)
+{
+	int rc = EXIT_OK;
+
+	for (int i = 0; i < s->n; i++) {
+		if (s->p[i].err && !s->p[i].set.n) {
+			report_port_error(&s->p[i]);
+			rc = EXIT_HOST;
+		}
+	}
+	return rc;
+}
+
+static int counter_show(struct cmd_ctx *ctx)
+{
+	struct sample s;
+	enum out_format fmt;
+	int rc = out_format_get(ctx, &fmt);
+
+	if (rc)
+		return rc;
+	rc = take_first_sample(ctx, "show", &s);
+	if (rc)
+		return rc;
+	if (out_format_is_prom(fmt)) {
+		prom_kinds(&s, fmt);
+		prom_raw(&s, fmt);
+		prom_end(stdout, fmt);
+	} else {
+		out_list_begin("ports");
+		for (int i = 0; i < s.n; i++)
+			print_port(&s.p[i]);
+		out_list_end();
+	}
+	rc = port_errors(&s);
+	sample_free(&s);
+	return rc;
+}
+
+/* ---- deltas ---- */
+
+/* Old value of the same counter of the same port, by name and source. */
+static const struct stat_counter *find_old(const struct sample *old, const struct port_ctr *p,
+					   const struct stat_counter *c)
+{
+	for (int i = 0; i < old->n; i++)
+		if (old->p[i].dev_index == p->dev_index && old->p[i].port == p->port)
+			return stat_find(&old->p[i].set, c->name, c->src);
+	return NULL;
+}
+
+/* A counter that went backwards was reset (driver reload): count from zero. */
+static uint64_t delta_of(uint64_t now, uint64_t before)
+{
+	return now >= before ? now - before : now;
+}
+
+static uint64_t kind_delta(const struct sample *old, const struct port_ctr *p, enum ctr_kind k, bool *present)
+{
+	uint64_t d = 0;
+	unsigned scale;
+
+	*present = false;
+	for (int i = 0; i < p->set.n; i++) {
+		const struct stat_counter *c = &p->set.c[i], *o;
+
+		if (ctr_kind_of(c, &scale) != k)
+			continue;
+		*present = true;
+		o = find_old(old, p, c);
+		d += delta_of(c->value, o ? o->value : c->value) * scale;
+	}
+	return d;
+}
+
+/* ---- watch ---- */
+
+struct watch_opts {
+	double interval;
+	unsigned long long count;	/* 0: until interrupted */
+	bool all;			/* rows that did not change too */
+};
+
+static void print_row(const struct port_ctr *p, const char *group, const char *counter, const char *source,
+		      uint64_t delta, double secs, uint64_t value)
+{
+	char name[RD_NAME_LEN + 8];
+
+	port_name(p, name, sizeof(name));
+	out_obj_begin(NULL);
+	out_str(&ctr_fields[F_IFNAME], name);
+	if (out_is_json()) {
+		out_str(&ctr_fields[F_DEV], p->dev);
+		out_u64(&ctr_fields[F_PORT], p->port);
+		if (p->netdev[0])
+			out_str(&ctr_fields[F_NETDEV], p->netdev);
+		out_token(&ctr_fields[F_GROUP], group);
+	}
+	out_str(&ctr_fields[F_COUNTER], counter);
+	if (source)
+		out_token(&ctr_fields[F_SOURCE], source);
+	out_u64(&ctr_fields[F_DELTA], delta);
+	out_double(&ctr_fields[F_RATE], secs > 0 ? delta / secs : 0, 1);
+	out_u64(&ctr_fields[F_VALUE], value);
+	out_obj_end();
+}
+
+/* Rows of one port: vendor-neutral kinds, or with -d every raw counter. */
+static int port_rows(const struct sample *old, const struct port_ctr *p, double secs, bool all)
+{
+	int rows = 0;
+
+	if (g_opts.details) {
+		for (int i = 0; i < p->set.n; i++) {
+			const struct stat_counter *c = &p->set.c[i], *o = find_old(old, p, c);
+			uint64_t d = delta_of(c->value, o ? o->value : c->value);
+
+			if (!d && !all)
+				continue;
+			print_row(p, ctr_group_key(counter_group(c)), c->name, stat_source_token(c->src), d, secs,
+				  c->value);
+			rows++;
+		}
+		return rows;
+	}
+	for (int k = 1; k < K_COUNT; k++) {
+		bool present;
+		uint64_t d = kind_delta(old, p, k, &present);
+
+		if (!present || (!d && !all))
+			continue;
+		print_row(p, ctr_group_key(ctr_kinds[k].group), ctr_kinds[k].key, NULL, d, secs,
+			  ctr_kind_sum(&p->set, k, &present));
+		rows++;
+	}
+	return rows;
+}
+
+/* Rows whose counters changed, whether or not --all shows the others. */
+static int count_rows(const struct sample *old, const struct sample *now)
+{
+	int rows = 0;
+
+	for (int i = 0; i < now->n; i++) {
+		const struct port_ctr *p = &now->p[i];
+
+		if (g_opts.details) {
+			for (int j = 0; j < p->set.n; j++) {
+				const struct stat_counter *o = find_old(old, p, &p->set.c[j]);
+
+				rows += delta_of(p->set.c[j].value, o ? o->value : p->set.c[j].value) != 0;
+			}
+			continue;
+		}
+		for (int k = 1; k < K_COUNT; k++) {
+			bool present;
+			uint64_t d = kind_delta(old, p, k, &present);
+
+			rows += present && d;
+		}
+	}
+	return rows;
+}
+
+static void print_interval(unsigned long long seq, const struct sample *old, const struct sample *now, bool all)
+{
+	double secs = now->mono - old->mono;
+	time_t t = (time_t)now->wall;
+	char clock[16];
+
+	strftime(clock, sizeof(clock), "%H:%M:%S", localtime(&t));
+	out_obj_begin(NULL);
+	if (out_is_json()) {
+		out_u64(&ctr_fields[F_SEQ], seq);
+		out_double(&ctr_fields[F_TIME], now->wall, 3);
+	} else {
+		out_str(&ctr_fields[F_CLOCK], clock);
+	}
+	out_double(&ctr_fields[F_INTERVAL], secs, 3);
+	out_u64(&ctr_fields[F_ROWS], count_rows(old, now));
+	out_list_begin("rows");
+	for (int i = 0; i < now->n; i++)
+		port_rows(old, &now->p[i], secs, all);
+	out_list_end();
+	out_obj_end();
+}
+
+/* The hw_counters cache: reading faster than its lifespan returns old values. */
+static double respect_lifespan(double interval, const struct sample *s)
+{
+	double life = sample_lifespan(s);
+
+	if (interval >= life)
+		return interval;
+	fprintf(stderr, "rdmadiag: note: interval raised from %g s to %g s, the counters' cache lifespan "
+			"(hw_counters/lifespan)\n", interval, life);
+	return life;
+}
+
+static int read_interval_opt(struct cmd_ctx *ctx, double dflt, double *out)
+{
+	const struct opt_value *v = ctx_opt(ctx, "--interval");
+
+	*out = dflt;
+	if (v->set && parse_seconds("--interval", v->str, 0.01, 3600, out))
+		return EXIT_USAGE;
+	return 0;
+}
+
+static int counter_watch(struct cmd_ctx *ctx)
+{
+	struct watch_opts w = { .all = ctx_opt(ctx, "--all")->set };
+	struct sample old, now;
+	int rc;
+
+	if (read_interval_opt(ctx, 1, &w.interval))
+		return EXIT_USAGE;
+	w.count = ctx_opt(ctx, "--count")->set ? ctx_opt(ctx, "--count")->num : 0;
+	rc = take_first_sample(ctx, "watch", &old);
+	if (rc)
+		return rc;
+	rc = port_errors(&old);
+	if (rc) {
+		sample_free(&old);
+		return rc;
+	}
+	w.interval = respect_lifespan(w.interval, &old);
+	if (out_is_json())
+		out_set_stream(true);
+	install_stop_handler();
+	double start = old.mono;
+
+	for (unsigned long long seq = 1; !w.count || seq <= w.count; seq++) {
+		/* Sleep to the next tick counted from the first sample, so slow reads
+		 * do not make the intervals drift. */
+		double wait = start + seq * w.interval - mono_now();
+
+		if (sleep_seconds(wait > 0 ? wait : 0))
+			break;
+		memset(&now, 0, sizeof(now));
+		sample_read(&now, &old);
+		print_interval(seq, &old, &now, w.all);
+		sample_free(&old);
+		old = now;
+	}
+	sample_free(&old);
+	return EXIT_OK;
+}
+
+/* ---- check ---- */
+
+struct check_rule {
+	const char *id;
+	enum ctr_kind kinds[5];		/* K_NONE ends */
+	enum verdict when_rising;
+	const char *what;		/* "retransmissions" for the measured text */
+	const char *hint;
+};
+
+static const char loss_hint[] =
+	"loss on the path; check PFC/ECN: RoCE needs a lossless class (PFC on the RDMA priority end to end) "
+	"or ECN marking on every switch; look for drops with 'ethtool -S' on both hosts and on the switch "
+	"ports, and for a tc qdisc (netem) on the netdev";
+
+static const struct check_rule rules[] = {
+	{ "counter.retrans", { K_RETRANS, K_RETRY_EXCEEDED }, V_FAIL, "retransmissions", loss_hint },
+	{ "counter.seq_err", { K_SEQ_ERR, K_DUPLICATE }, V_FAIL, "sequence errors", loss_hint },
+	{ "counter.timeout", { K_ACK_TIMEOUT }, V_FAIL, "ACK timeouts",
+	  "packets or their ACKs are lost, or the peer stopped answering; check PFC/ECN and the peer's state" },
+	{ "counter.rnr", { K_RNR, K_RNR_EXCEEDED, K_OUT_OF_BUFFER }, V_WARN, "RNR NAKs or drops for lack of receive buffers",
+	  "the receiver is not posting receive buffers fast enough: the application must post more receives "
+	  "(or use an SRQ); raising min_rnr_timer/rnr_retry only hides it" },
+	{ "counter.cnp", { K_CNP_SENT, K_CNP_HANDLED, K_ECN_MARKED }, V_WARN, "congestion notifications",
+	  "congestion is being handled: switches mark ECN and DCQCN slows the senders; if throughput is low, "
+	  "look at incast patterns and the switches' ECN thresholds and buffers" },
+	{ "counter.link_downed", { K_LINK_DOWNED }, V_FAIL, "link down events",
+	  "the link is flapping: check the cable, transceiver and switch port (switch logs, 'ethtool' link state)" },
+	{ "counter.symbol_err", { K_SYMBOL_ERR, K_LINK_RECOVERY, K_RX_ERRORS }, V_WARN, "physical errors",
+	  "physical layer errors: reseat or replace the cable or transceiver, check the switch port" },
+	{ "counter.pause", { K_PAUSE_RX, K_PAUSE_TX, K_PFC_RX, K_PFC_TX }, V_WARN, "pause/PFC frames",
+	  "the fabric is pushing back with pause frames: a congested or slow receiver; sustained pauses can "
+	  "spread (head-of-line blocking, PFC storms)" },
+};
+
+static void check_rule(const struct check_rule *rule, const struct sample *old, const struct port_ctr *p,
+		       double secs, bool idle, struct check_summary *sum, enum out_format fmt)
+{
+	struct check_result r;
+	char name[RD_NAME_LEN + 8];
+	uint64_t delta = 0, total = 0;
+	bool any = false;
+
+	port_name(p, name, sizeof(name));
+	check_init(&r, rule->id, name);
+	for (int i = 0; rule->kinds[i] != K_NONE && i < 5; i++) {
+		bool present;
+
+		delta += kind_delta(old, p, rule->kinds[i], &present);
+		total += ctr_kind_sum(&p->set, rule->kinds[i], &present);
+		any |= present;
+	}
+	if (!any) {
+		check_measured(&r, "the driver has no counter for %s", rule->what);
+		check_verdict(&r, V_SKIP, NULL);
+	} else {
+		check_measured(&r, "%s +%llu in %.1f s (%.1f/s), %llu since reset%s", rule->what,
+			       (unsigned long long)delta, secs, secs > 0 ? delta / secs : 0, (unsigned long long)total,
+			       idle && !delta ? "; the port was idle" : "");
+		check_expected(&r, "no increase");
+		if (delta)
+			check_verdict(&r, rule->when_rising, "%s", rule->hint);
+		else
+			check_verdict(&r, V_PASS, NULL);
+	}
+	if (out_format_is_prom(fmt))
+		prom_check_add(&r, sum);
+	else
+		check_emit(&r, sum);
+}
+
+static bool port_idle(const struct sample *old, const struct port_ctr *p)
+{
+	static const enum ctr_kind traffic[] = { K_TX_PACKETS, K_RX_PACKETS, K_TX_BYTES, K_RX_BYTES };
+	bool present;
+
+	for (size_t i = 0; i < sizeof(traffic) / sizeof(traffic[0]); i++)
+		if (kind_delta(old, p, traffic[i], &present))
+			return false;
+	return true;
+}
+
+static int counter_check(struct cmd_ctx *ctx)
+{
+	struct check_summary sum = { 0 };
+	struct sample old, now = { 0 };
+	enum out_format fmt;
+	double interval;
+	int rc = out_format_get(ctx, &fmt);
+
+	if (rc)
+		return rc;
+	if (read_interval_opt(ctx, 2, &interval))
+		return EXIT_USAGE;
+	rc = take_first_sample(ctx, "check", &old);
+	if (rc)
+		return rc;
+	rc = port_errors(&old);
+	interval = respect_lifespan(interval, &old);
+	install_stop_handler();
+	if (!rc && sleep_seconds(interval)) {
+		sample_free(&old);
+		report_error("counter check interrupted before its second sample", NULL, NULL);
+		return EXIT_RUNTIME;
+	}
+	sample_read(&now, &old);
+	out_list_begin("checks");
+	for (int i = 0; !rc && i < now.n; i++) {
+		bool idle = port_idle(&old, &now.p[i]);
+
+		for (size_t j = 0; j < sizeof(rules) / sizeof(rules[0]); j++)
+			check_rule(&rules[j], &old, &now.p[i], now.mono - old.mono, idle, &sum, fmt);
+	}
+	out_list_end();
+	if (out_format_is_prom(fmt))
+		prom_checks_flush(fmt, "counter check");
+	else if (!rc)
+		check_print_summary(&sum);
+	sample_free(&old);
+	sample_free(&now);
+	return rc ? rc : check_exit_code(&sum, ctx_opt(ctx, "--strict")->set);
+}
+
+/* ---- table ---- */
+
+static const struct cmd_opt show_opts[] = {
+	OUT_FORMAT_OPT,
+	{ 0 },
+};
+
+static const struct cmd_opt watch_opts[] = {
+	{ "--interval", OPT_STR, "S", "seconds between samples (default 1; at least the counters' cache lifespan)",
+	  NULL, 0, 0, COMPLETE_NONE },
+	{ "--count", OPT_UINT, "N", "stop after N intervals (default: until interrupted)", NULL, 1, 1000000000,
+	  COMPLETE_NONE },
+	{ "--all", OPT_FLAG, NULL, "also rows that did not change", NULL, 0, 0, COMPLETE_NONE },
+	{ 0 },
+};
+
+static const struct cmd_opt check_opts[] = {
+	{ "--interval", OPT_STR, "S", "seconds between the two samples (default 2)", NULL, 0, 0, COMPLETE_NONE },
+	{ "--strict", OPT_FLAG, NULL, "warnings also give exit code 1", NULL, 0, 0, COMPLETE_NONE },
+	OUT_FORMAT_OPT,
+	{ 0 },
+};
+
+static const struct action counter_actions[] = {
+	{ "show", "[DEV[/PORT]]", "port counters grouped by meaning (traffic, retransmission, RNR, congestion, ...)",
+	  counter_show, NEEDS_NETLINK, show_opts, COMPLETE_DEV_PORT, NULL },
+	{ "watch", "[DEV[/PORT]]", "per-interval deltas and rates of the counters that changed", counter_watch,
+	  NEEDS_NETLINK, watch_opts, COMPLETE_DEV_PORT, NULL },
+	{ "check", "[DEV[/PORT]]", "sample twice and say what rising counters mean (loss, congestion, RNR, flaps)",
+	  counter_check, NEEDS_NETLINK, check_opts, COMPLETE_DEV_PORT, NULL },
+	{ "list", "[DEV[/PORT]]", "same as show", counter_show, NEEDS_NETLINK | HIDDEN, show_opts, COMPLETE_DEV_PORT,
+	  NULL },
+	{ 0 },
+};
+
+const struct object obj_counter = { "counter", "port counters: loss, congestion, RNR, link flaps; Prometheus",
+				    counter_actions };

@@ -1,0 +1,215 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* Samples of port counters; see counter_sample.h. */
+#include <errno.h>
+#include <math.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "common.h"
+#include "counter_sample.h"
+
+/* ---- listing ports ---- */
+
+struct dev_ref {
+	uint32_t index;
+	char name[RD_NAME_LEN];
+};
+
+struct dev_list {
+	struct dev_ref *d;
+	int n;
+};
+
+static int collect_dev(const struct rd_dev *d, void *data)
+{
+	struct dev_list *l = data;
+	struct dev_ref *n = realloc(l->d, (l->n + 1) * sizeof(*n));
+
+	if (!n)
+		return 1;
+	l->d = n;
+	l->d[l->n].index = d->index;
+	snprintf(l->d[l->n].name, sizeof(l->d[l->n].name), "%s", d->name);
+	l->n++;
+	return 0;
+}
+
+static int collect_port(const struct rd_port *p, void *data)
+{
+	struct sample *s = data;
+	struct port_ctr *n = realloc(s->p, (s->n + 1) * sizeof(*n));
+
+	if (!n)
+		return 1;
+	s->p = n;
+	memset(&s->p[s->n], 0, sizeof(s->p[s->n]));
+	snprintf(s->p[s->n].dev, sizeof(s->p[s->n].dev), "%s", p->dev_name);
+	s->p[s->n].dev_index = p->dev_index;
+	s->p[s->n].port = p->port;
+	snprintf(s->p[s->n].netdev, sizeof(s->p[s->n].netdev), "%s", p->ndev_name);
+	s->n++;
+	return 0;
+}
+
+int sample_ports(const char *dev, unsigned port, struct sample *s)
+{
+	struct dev_list l = { 0 };
+	int err;
+
+	memset(s, 0, sizeof(*s));
+	/* Devices first, then ports: no netlink request is made while a dump is
+	 * still streaming in. */
+	err = rd_dev_each(dev, collect_dev, &l);
+	for (int i = 0; !err && i < l.n; i++) {
+		err = rd_port_each(l.d[i].index, port, collect_port, s);
+		/* The port dump does not repeat the device name on every kernel. */
+		for (int j = 0; j < s->n; j++)
+			if (!s->p[j].dev[0] && s->p[j].dev_index == l.d[i].index)
+				snprintf(s->p[j].dev, sizeof(s->p[j].dev), "%s", l.d[i].name);
+	}
+	free(l.d);
+	if (err)
+		return report_dev_error(dev, err);
+	if (s->n == 0 && dev && port) {
+		char what[160];
+
+		snprintf(what, sizeof(what), "device %s has no port %u", dev, port);
+		report_error(what, NULL, "list its ports with: rdmadiag link show DEV");
+		return EXIT_HOST;
+	}
+	if (s->n == 0) {
+		report_no_devices();
+		return EXIT_HOST;
+	}
+	return 0;
+}
+
+/* ---- reading ---- */
+
+static double clock_seconds(clockid_t id)
+{
+	struct timespec ts;
+
+	clock_gettime(id, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+double mono_now(void)
+{
+	return clock_seconds(CLOCK_MONOTONIC);
+}
+
+void sample_read(struct sample *s, const struct sample *ports)
+{
+	if (ports) {
+		s->n = ports->n;
+		s->p = calloc(ports->n ? ports->n : 1, sizeof(*s->p));
+		if (!s->p) {
+			s->n = 0;
+			return;
+		}
+		for (int i = 0; i < s->n; i++) {
+			s->p[i] = ports->p[i];
+			memset(&s->p[i].set, 0, sizeof(s->p[i].set));
+		}
+	}
+	s->mono = clock_seconds(CLOCK_MONOTONIC);
+	s->wall = clock_seconds(CLOCK_REALTIME);
+	for (int i = 0; i < s->n; i++) {
+		struct port_ctr *p = &s->p[i];
+
+		stat_set_free(&p->set);
+		p->err = stat_port_read(p->dev, p->dev_index, p->port, p->netdev, &p->set);
+	}
+}
+
+void sample_free(struct sample *s)
+{
+	for (int i = 0; i < s->n; i++)
+		stat_set_free(&s->p[i].set);
+	free(s->p);
+	memset(s, 0, sizeof(*s));
+}
+
+double sample_lifespan(const struct sample *s)
+{
+	unsigned ms = 0;
+
+	for (int i = 0; i < s->n; i++)
+		if (s->p[i].set.lifespan_ms > ms)
+			ms = s->p[i].set.lifespan_ms;
+	return ms / 1000.0;
+}
+
+/* ---- the map applied ---- */
+
+enum ctr_kind ctr_kind_of(const struct stat_counter *c, unsigned *scale)
+{
+	const struct ctr_map_entry *e = ctr_lookup(c->name, c->src);
+
+	*scale = e ? e->scale : 1;
+	return e ? e->kind : K_NONE;
+}
+
+uint64_t ctr_kind_sum(const struct stat_set *set, enum ctr_kind k, bool *present)
+{
+	uint64_t sum = 0;
+	unsigned scale;
+
+	*present = false;
+	for (int i = 0; i < set->n; i++) {
+		if (ctr_kind_of(&set->c[i], &scale) != k)
+			continue;
+		*present = true;
+		sum += set->c[i].value * scale;
+	}
+	return sum;
+}
+
+/* ---- time ---- */
+
+static volatile sig_atomic_t stop_requested;
+
+static void on_stop(int sig)
+{
+	(void)sig;
+	stop_requested = 1;
+}
+
+void install_stop_handler(void)
+{
+	struct sigaction sa = { .sa_handler = on_stop };
+
+	/* No SA_RESTART: nanosleep returns at once, the command ends cleanly
+	 * and closes its JSON. */
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+}
+
+int sleep_seconds(double s)
+{
+	struct timespec ts = { .tv_sec = (time_t)s, .tv_nsec = (long)((s - floor(s)) * 1e9) };
+
+	while (!stop_requested && nanosleep(&ts, &ts) && errno == EINTR)
+		;
+	return stop_requested;
+}
+
+int parse_seconds(const char *opt, const char *s, double min, double max, double *out)
+{
+	char *end;
+	double v;
+
+	errno = 0;
+	v = strtod(s, &end);
+	if (errno || end == s || *end || !isfinite(v) || v < min || v > max) {
+		usage_error("%s: '%s' is not a number of seconds in %g..%g", opt, s, min, max);
+		return -1;
+	}
+	*out = v;
+	return 0;
+}

@@ -1,0 +1,50 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * A sample: the counters of every selected port at one moment, and what the
+ * counter map makes of them. `counter show` prints one, `watch` and `check`
+ * compare two.
+ */
+#ifndef RDMADIAG_COUNTER_SAMPLE_H
+#define RDMADIAG_COUNTER_SAMPLE_H
+
+#include "../netlink/rdma.h"
+#include "../netlink/stat.h"
+#include "counter_map.h"
+#include "rdmadiag.h"
+
+struct port_ctr {
+	char dev[RD_NAME_LEN];
+	uint32_t dev_index, port;
+	char netdev[RD_NAME_LEN];
+	struct stat_set set;
+	int err;		/* reading its counters failed: -errno */
+};
+
+struct sample {
+	struct port_ctr *p;
+	int n;
+	double mono;		/* CLOCK_MONOTONIC seconds when read */
+	double wall;		/* Unix time when read */
+};
+
+/* Lists the ports of dev (NULL: all devices), or only `port` when non-zero.
+ * Returns 0 or an exit code after reporting the problem. */
+int sample_ports(const char *dev, unsigned port, struct sample *s);
+/* Reads the counters of every port listed; a copy of `ports` when not NULL. */
+void sample_read(struct sample *s, const struct sample *ports);
+void sample_free(struct sample *s);
+/* The longest hw_counters cache lifespan of the sampled ports, in seconds. */
+double sample_lifespan(const struct sample *s);
+
+/* Sum of the counters of one kind, scaled to its unit. */
+uint64_t ctr_kind_sum(const struct stat_set *set, enum ctr_kind k, bool *present);
+enum ctr_kind ctr_kind_of(const struct stat_counter *c, unsigned *scale);
+
+/* Parses a duration in seconds ("2", "0.5") within [min, max]. */
+int parse_seconds(const char *opt, const char *s, double min, double max, double *out);
+/* Sleeps; returns early (non-zero) when interrupted by SIGINT/SIGTERM. */
+int sleep_seconds(double s);
+double mono_now(void);		/* CLOCK_MONOTONIC in seconds */
+void install_stop_handler(void);
+
+#endif
