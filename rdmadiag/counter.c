@@ -617,6 +617,51 @@ static int counter_check(struct cmd_ctx *ctx)
 	return rc ? rc : check_exit_code(&sum, ctx_opt(ctx, "--strict")->set);
 }
 
+/* ---- map ---- */
+
+static const struct field map_fields[] = {
+	{ "counter", NULL, FT_STR, FF_HEAD, NULL },
+	{ "source", NULL, FT_TOKEN, 0, NULL },
+	{ "kind", NULL, FT_TOKEN, 0, NULL },
+	{ "group", NULL, FT_TOKEN, 0, NULL },
+	{ "scale", NULL, FT_U64, 0, NULL },
+	{ "drivers", NULL, FT_STR, 0, NULL },
+};
+
+static const char *map_sources(unsigned mask)
+{
+	if (mask == SRC_HW)
+		return "hw_counters";
+	if (mask == SRC_IB)
+		return "counters";
+	if (mask == SRC_ETH)
+		return "ethtool";
+	return "hw_counters,counters";
+}
+
+/* The map itself, as rdmadiag-counter(8) documents it. */
+static int counter_map(struct cmd_ctx *ctx)
+{
+	if (ctx->argc) {
+		usage_error("counter map takes no arguments, got '%s'", ctx->argv[0]);
+		return EXIT_USAGE;
+	}
+	out_list_begin("map");
+	for (const struct ctr_map_entry *e = ctr_map; e->pattern; e++) {
+		out_obj_begin(NULL);
+		out_str(&map_fields[0], e->pattern);
+		out_token(&map_fields[1], map_sources(e->sources));
+		out_token(&map_fields[2], ctr_kinds[e->kind].key);
+		out_token(&map_fields[3], ctr_group_key(ctr_kinds[e->kind].group));
+		if (e->scale != 1)
+			out_u64(&map_fields[4], e->scale);
+		out_str(&map_fields[5], e->drivers);
+		out_obj_end();
+	}
+	out_list_end();
+	return EXIT_OK;
+}
+
 /* ---- table ---- */
 
 static const struct cmd_opt show_opts[] = {
@@ -647,6 +692,8 @@ static const struct action counter_actions[] = {
 	  NEEDS_NETLINK, watch_opts, COMPLETE_DEV_PORT, NULL },
 	{ "check", "[DEV[/PORT]]", "sample twice and say what rising counters mean (loss, congestion, RNR, flaps)",
 	  counter_check, NEEDS_NETLINK, check_opts, COMPLETE_DEV_PORT, NULL },
+	{ "map", "", "the vendor-neutral map: driver counter names, their kind and group", counter_map, 0, NULL,
+	  COMPLETE_NONE, NULL },
 	{ "list", "[DEV[/PORT]]", "same as show", counter_show, NEEDS_NETLINK | HIDDEN, show_opts, COMPLETE_DEV_PORT,
 	  NULL },
 	{ 0 },

@@ -33,7 +33,7 @@ enum out_format { FMT_TEXT, FMT_JSON, FMT_PROMETHEUS, FMT_OPENMETRICS };
 extern const char *const out_format_choices[];	/* "text", "json", "prometheus", "openmetrics" */
 #define OUT_FORMAT_OPT                                                                                      \
 	{ "--format", OPT_CHOICE, "FMT",                                                                    \
-	  "text, json, prometheus (node_exporter textfile) or openmetrics", out_format_choices, 0, 0,       \
+	  "output format; prometheus is for node_exporter's textfile collector", out_format_choices, 0, 0,       \
 	  COMPLETE_NONE }
 
 /* Reads --format of the action (text when absent). "json" switches the
