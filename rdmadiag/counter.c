@@ -482,7 +482,13 @@ static int counter_watch(struct cmd_ctx *ctx)
 		 * do not make the intervals drift. */
 		double wait = start + seq * w.interval - mono_now();
 
-		if (sleep_seconds(wait > 0 ? wait : 0))
+		/* Far behind (slow reads, a stopped terminal): start the ticks anew
+		 * rather than take samples closer than the cache lifespan. */
+		if (wait < w.interval / 2) {
+			start += w.interval - wait;
+			wait = w.interval;
+		}
+		if (sleep_seconds(wait))
 			break;
 		memset(&now, 0, sizeof(now));
 		sample_read(&now, &old);
