@@ -582,6 +582,18 @@ static bool port_idle(const struct sample *old, const struct port_ctr *p)
 	return true;
 }
 
+/* --skip ID,...: the dispatcher checked every word against check_ids. */
+static bool skipped(const struct cmd_ctx *ctx, const char *id)
+{
+	const struct opt_value *v = ctx_opt(ctx, "--skip");
+	size_t len = strlen(id);
+
+	for (const char *p = v->set ? v->str : NULL; p && *p; p = strchr(p, ',') ? strchr(p, ',') + 1 : NULL)
+		if (!strncmp(p, id, len) && (p[len] == ',' || !p[len]))
+			return true;
+	return false;
+}
+
 static int counter_check(struct cmd_ctx *ctx)
 {
 	struct check_summary sum = { 0 };
@@ -611,7 +623,8 @@ static int counter_check(struct cmd_ctx *ctx)
 		bool idle = port_idle(&old, &now.p[i]);
 
 		for (size_t j = 0; j < sizeof(rules) / sizeof(rules[0]); j++)
-			check_rule(&rules[j], &old, &now.p[i], now.mono - old.mono, idle, &sum, fmt);
+			if (!skipped(ctx, rules[j].id))
+				check_rule(&rules[j], &old, &now.p[i], now.mono - old.mono, idle, &sum, fmt);
 	}
 	out_list_end();
 	if (out_format_is_prom(fmt))
@@ -684,7 +697,13 @@ static const struct cmd_opt watch_opts[] = {
 	{ 0 },
 };
 
+static const char *const check_ids[] = {
+	"counter.retrans", "counter.seq_err", "counter.timeout", "counter.rnr", "counter.cnp",
+	"counter.link_downed", "counter.symbol_err", "counter.pause", NULL,
+};
+
 static const struct cmd_opt check_opts[] = {
+	{ "--skip", OPT_LIST, "ID,...", "leave these checks out", check_ids, 0, 0, COMPLETE_CHECK_ID },
 	{ "--interval", OPT_STR, "S", "seconds between the two samples (default 2)", NULL, 0, 0, COMPLETE_NONE },
 	{ "--strict", OPT_FLAG, NULL, "warnings also give exit code 1", NULL, 0, 0, COMPLETE_NONE },
 	OUT_FORMAT_OPT,
