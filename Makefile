@@ -4,6 +4,7 @@
 #   make check          install what the tests need, build, run every test
 #   make demo           boot the two-host Soft-RoCE lab and show rdmadiag in it
 #   make install        PREFIX=/usr/local DESTDIR=
+#   make deb            Debian package in build/deb-src/ (scripts/build-deb.sh)
 PREFIX ?= /usr/local
 DESTDIR ?=
 SBINDIR ?= $(PREFIX)/sbin
@@ -103,11 +104,14 @@ uninstall:
 	rm -f $(DESTDIR)$(SBINDIR)/rdmadiag $(DESTDIR)$(BASHCOMPDIR)/rdmadiag $(DESTDIR)$(ZSHCOMPDIR)/_rdmadiag
 	for f in Documentation/*.8; do rm -f $(DESTDIR)$(MANDIR)/man8/$$(basename $$f); done
 
+deb:
+	scripts/build-deb.sh
+
 clean:
 	rm -f $(BIN) rdmadiag/*.o netlink/*.o verbs/*.o rdmadiag/*.d netlink/*.d verbs/*.d \
 	      $(UNIT_BINS) tests/unit/*.d $(LIB) $(FLAGS_FILE)
 
-.PHONY: all check check-host deps-build deps-test demo install uninstall clean unit FORCE
+.PHONY: all check check-host deps-build deps-test demo deb install uninstall clean unit FORCE
 FORCE:
 
 -include $(wildcard rdmadiag/*.d netlink/*.d verbs/*.d tests/unit/*.d)
