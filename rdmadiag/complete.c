@@ -34,7 +34,7 @@ struct global_opt {
 	bool takes_value;	/* as "--name VALUE" or "--name=VALUE" */
 };
 
-/* Must match parse_global() in main.c. --color takes its value only as =WHEN. */
+/* Must match parse_global() in main.c. --color takes an optional value: =WHEN or WHEN. */
 static const struct global_opt global_opts[] = {
 	{ "-j", false }, { "--json", false }, { "-p", false }, { "--pretty", false },
 	{ "-d", false }, { "--details", false }, { "-V", false }, { "--version", false },
@@ -410,6 +410,11 @@ static void complete_line(const struct line *l)
 		}
 		const struct global_opt *g = find_global(w);
 
+		if ((!strcmp(w, "--color") || !strcmp(w, "--colour")) && i + 1 < l->cword &&
+		    (!strcmp(l->words[i + 1], "auto") || !strcmp(l->words[i + 1], "always") ||
+		     !strcmp(l->words[i + 1], "never")))
+			i++;	/* its optional value, as main.c takes it */
+
 		if (g && g->takes_value) {
 			if (i + 1 == l->cword) {
 				puts(":dir");
@@ -423,6 +428,9 @@ static void complete_line(const struct line *l)
 			emit_globals(l->cur);
 			return;
 		}
+		/* after a bare --color: its value or, since it is optional, an object */
+		if (i > 1 && !strcmp(l->words[i - 1], "--color"))
+			emit_list("", color_values, l->cur);
 		for (int j = 0; all_objects[j]; j++)
 			emit("", all_objects[j]->name, l->cur);
 		emit("", "help", l->cur);

@@ -26,6 +26,11 @@ static int parse_color(const char *v)
 	return 0;
 }
 
+static bool is_color_word(const char *w)
+{
+	return !strcmp(w, "auto") || !strcmp(w, "always") || !strcmp(w, "never");
+}
+
 static int short_flags(const char *w)
 {
 	for (const char *p = w + 1; *p; p++) {
@@ -94,6 +99,9 @@ static int parse_global(int argc, char **argv, int *rc)
 			goto help;
 		} else if (is_opt(w, "--color") || is_opt(w, "--colour")) {
 			v = strchr(w, '=') ? strchr(w, '=') + 1 : "always";
+			/* "--color never" as well as "--color=never": no object has these names */
+			if (!strchr(w, '=') && i + 1 < argc && is_color_word(argv[i + 1]))
+				v = argv[++i];
 			if (parse_color(v))
 				goto usage;
 		} else if (is_opt(w, "--record")) {

@@ -82,6 +82,16 @@ walk_tables() {
 	assert_output $'auto\nalways\nnever'
 }
 
+@test "--color takes its value as a separate word too, and completion follows" {
+	run rd --color never -V
+	assert_success
+	run bash_complete 'rdmadiag --color '
+	assert_line 'never'
+	assert_line 'link'
+	run bash_complete 'rdmadiag --color never l'
+	assert_output 'link'
+}
+
 @test "bash: directories after --replay, files left to bash-completion" {
 	cd "$REPO"
 	run bash_complete 'rdmadiag --replay tests/fix'
