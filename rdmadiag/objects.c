@@ -9,5 +9,6 @@ const struct object *const all_objects[] = {
 	&obj_link,
 	&obj_gid,
 	&obj_counter,
+	&obj_path,
 	NULL,
 };

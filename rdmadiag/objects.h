@@ -9,5 +9,6 @@ extern const struct object obj_dev;	/* dev.c */
 extern const struct object obj_link;	/* link.c */
 extern const struct object obj_gid;	/* gid.c */
 extern const struct object obj_counter;	/* counter.c */
+extern const struct object obj_path;	/* path.c */
 
 #endif

@@ -1,0 +1,1548 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * rdmadiag path: active tests between two hosts (or one host with itself).
+ *
+ * `path serve` answers; `path test peer ADDR` runs stages in order (control,
+ * resolve, config, rc_connect, rc_latency, write_bw, read_bw, send_bw, ud,
+ * mtu, counters), each with a verdict and its duration; the first failure is
+ * named with its cause and later stages are skipped. The control channel is
+ * TCP (verbs/pathproto.h), the QPs are built by hand (verbs/pathq.h) so every
+ * transition can be timed and decoded; rdma_cm only resolves the address.
+ */
+#include <arpa/inet.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <infiniband/verbs.h>
+#include <math.h>
+#include <netdb.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
+#include <poll.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "../verbs/pathproto.h"
+#include "../verbs/pathq.h"
+#include "../verbs/pathsrv.h"
+#include "check.h"
+#include "common.h"
+#include "objects.h"
+#include "output.h"
+
+static volatile sig_atomic_t g_stop;
+
+static void on_stop_signal(int sig)
+{
+	(void)sig;
+	g_stop = 1;
+}
+
+/* No SA_RESTART: a signal must end poll() and friends so that we clean up. */
+static void catch_stop_signals(void)
+{
+	struct sigaction sa = { .sa_handler = on_stop_signal };
+
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+}
+
+static bool host_has_rdma_device(void)
+{
+	int n = 0;
+	struct ibv_device **list = ibv_get_device_list(&n);
+
+	if (list)
+		ibv_free_device_list(list);
+	return list && n > 0;
+}
+
+/* ------------------------------------------------------------------ stages */
+
+enum stage_id {
+	ST_CONTROL, ST_RESOLVE, ST_CONFIG, ST_CONNECT, ST_LAT, ST_WRITE, ST_READ, ST_SEND, ST_UD, ST_MTU,
+	ST_COUNTERS, ST_COUNT,
+};
+
+/* Bits of --tests; the first four stages always run. */
+enum { T_LAT = 1, T_WRITE = 2, T_READ = 4, T_SEND = 8, T_UD = 16, T_MTU = 32, T_COUNTERS = 64, T_ALL = 127 };
+
+static const struct {
+	const char *id;
+	unsigned test_bit;	/* 0: always */
+} stages[ST_COUNT] = {
+	[ST_CONTROL] = { "path.control", 0 }, [ST_RESOLVE] = { "path.resolve", 0 },
+	[ST_CONFIG] = { "path.config", 0 }, [ST_CONNECT] = { "path.rc_connect", 0 },
+	[ST_LAT] = { "path.rc_latency", T_LAT }, [ST_WRITE] = { "path.write_bw", T_WRITE },
+	[ST_READ] = { "path.read_bw", T_READ }, [ST_SEND] = { "path.send_bw", T_SEND },
+	[ST_UD] = { "path.ud", T_UD }, [ST_MTU] = { "path.mtu", T_MTU },
+	[ST_COUNTERS] = { "path.counters", T_COUNTERS },
+};
+
+#define MAX_NUMS 8
+struct stage {
+	struct check_result r;
+	double ms;
+	unsigned nnum;
+	struct {
+		const char *key;
+		double v;
+	} num[MAX_NUMS];
+};
+
+static void stage_num(struct stage *s, const char *key, double v)
+{
+	if (s->nnum < MAX_NUMS)
+		s->num[s->nnum++] = (typeof(s->num[0])){ key, v };
+}
+
+enum { SF_VERDICT, SF_ID, SF_SUBJECT, SF_MS, SF_MEASURED, SF_EXPECTED, SF_HINT };
+static const struct field stage_fields[] = {
+	[SF_VERDICT] = { "verdict", NULL, FT_TOKEN, 0, NULL },
+	[SF_ID] = { "id", NULL, FT_STR, 0, NULL },
+	[SF_SUBJECT] = { "subject", NULL, FT_STR, 0, NULL },
+	[SF_MS] = { "duration_ms", NULL, FT_DOUBLE, 0, NULL },
+	[SF_MEASURED] = { "measured", NULL, FT_STR, 0, NULL },
+	[SF_EXPECTED] = { "expected", NULL, FT_STR, 0, NULL },
+	[SF_HINT] = { "hint", NULL, FT_STR, 0, NULL },
+};
+
+static void emit_stage_text(const struct stage *s)
+{
+	const struct check_result *r = &s->r;
+	const char *tok = verdict_token(r->verdict);
+	char upper[8], ms[24] = "";
+
+	for (size_t i = 0; i < sizeof(upper) - 1; i++)
+		upper[i] = (char)(tok[i] ? tok[i] - 'a' + 'A' : 0);
+	upper[sizeof(upper) - 1] = '\0';
+	if (r->verdict != V_SKIP)
+		snprintf(ms, sizeof(ms), "%.1f ms", s->ms);
+	out_text("%s%-4s%s  %-16s %10s", out_color(tok), upper, out_color_reset(), r->id, ms);
+	if (r->measured[0])
+		out_text("  %s", r->measured);
+	if (r->expected[0] && r->verdict != V_PASS)
+		out_text(" (expected %s)", r->expected);
+	out_text("\n");
+	if (r->hint[0] && r->verdict != V_PASS)
+		out_text("      hint: %s\n", r->hint);
+}
+
+static void emit_stage(const struct stage *s, struct check_summary *sum)
+{
+	static const struct field num_field_proto = { NULL, NULL, FT_DOUBLE, 0, NULL };
+
+	switch (s->r.verdict) {
+	case V_PASS: sum->pass++; break;
+	case V_WARN: sum->warn++; break;
+	case V_FAIL: sum->fail++; break;
+	default: sum->skip++; break;
+	}
+	if (!out_is_json()) {
+		emit_stage_text(s);
+		fflush(stdout);
+		return;
+	}
+	out_obj_begin(NULL);
+	out_token(&stage_fields[SF_VERDICT], verdict_token(s->r.verdict));
+	out_str(&stage_fields[SF_ID], s->r.id);
+	out_str(&stage_fields[SF_SUBJECT], s->r.subject);
+	out_double(&stage_fields[SF_MS], s->ms, 3);
+	out_str(&stage_fields[SF_MEASURED], s->r.measured);
+	out_str(&stage_fields[SF_EXPECTED], s->r.expected);
+	if (s->r.hint[0])
+		out_str(&stage_fields[SF_HINT], s->r.hint);
+	for (unsigned i = 0; i < s->nnum; i++) {
+		struct field f = num_field_proto;
+
+		f.key = s->num[i].key;
+		out_double(&f, s->num[i].v, 3);
+	}
+	out_obj_end();
+}
+
+/* ------------------------------------------------------------------ tester */
+
+struct tester {
+	const char *peer;		/* NULL in loopback */
+	const char *dev_arg;		/* --dev or the loopback DEV */
+	unsigned dev_port;
+	unsigned port;			/* control TCP port */
+	int gid_index;			/* -1 auto */
+	unsigned tests, size, lat_size, iters, duration_s;
+	double expect_bw, expect_lat;
+	int64_t run_deadline;		/* --timeout; INT64_MAX none */
+
+	int fd;
+	bool no_rdma;			/* this host cannot run it: exit 3 */
+	struct pq q;
+	bool q_open;
+	struct pq_route route;
+	struct pp_config remote;
+	struct pp_qp rqp;
+	struct pq_counters before;
+	unsigned recv_posted;
+	char subject[96];
+
+	/* loopback: the responder thread */
+	pthread_t thread;
+	bool thread_running;
+	int thread_fd;
+	struct ps_opts ps;
+	char ps_summary[256];
+};
+
+static int64_t stage_deadline(const struct tester *t, int64_t budget_ms)
+{
+	int64_t d = pp_now_ms() + budget_ms;
+
+	return d < t->run_deadline ? d : t->run_deadline;
+}
+
+static bool timed_out_overall(const struct tester *t)
+{
+	return pp_now_ms() >= t->run_deadline;
+}
+
+static const char *peer_name(const struct tester *t)
+{
+	return t->peer ? t->peer : "the loopback responder";
+}
+
+/* --- control --- */
+
+static int tcp_connect(const char *host, unsigned port, int64_t deadline, char *why, size_t len)
+{
+	struct addrinfo hints = { .ai_socktype = SOCK_STREAM, .ai_flags = AI_NUMERICHOST | AI_NUMERICSERV };
+	struct addrinfo *ai;
+	char ps[16];
+	int fd, err, one = 1;
+	socklen_t el = sizeof(err);
+	struct pollfd p;
+
+	snprintf(ps, sizeof(ps), "%u", port);
+	if (getaddrinfo(host, ps, &hints, &ai)) {
+		snprintf(why, len, "'%s' is not an IP address", host);
+		return -EINVAL;
+	}
+	fd = socket(ai->ai_family, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+	if (fd < 0) {
+		freeaddrinfo(ai);
+		return -errno;
+	}
+	setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
+	err = connect(fd, ai->ai_addr, ai->ai_addrlen) ? errno : 0;
+	freeaddrinfo(ai);
+	if (err == EINPROGRESS) {
+		int64_t left;
+
+		do {
+			left = deadline - pp_now_ms();
+			p = (struct pollfd){ .fd = fd, .events = POLLOUT };
+		} while (left > 0 && poll(&p, 1, (int)left) < 0 && errno == EINTR && !g_stop);
+		if (left <= 0 || !(p.revents & (POLLOUT | POLLERR | POLLHUP)))
+			err = g_stop ? EINTR : ETIMEDOUT;
+		else
+			err = getsockopt(fd, SOL_SOCKET, SO_ERROR, &err, &el) ? errno : err;
+	}
+	if (!err)
+		return fd;
+	close(fd);
+	switch (err) {
+	case ECONNREFUSED:
+		snprintf(why, len, "nothing listening on %s port %u (connection refused)", host, port);
+		break;
+	case EHOSTUNREACH: case ENETUNREACH:
+		snprintf(why, len, "host %s unreachable (%s)", host, strerror(err));
+		break;
+	case ETIMEDOUT:
+		snprintf(why, len, "connecting to %s port %u timed out: host down, or a firewall drops TCP port %u",
+			 host, port, port);
+		break;
+	default:
+		snprintf(why, len, "connecting to %s port %u: %s", host, port, strerror(err));
+	}
+	return -err;
+}
+
+static void *responder_thread(void *arg)
+{
+	struct tester *t = arg;
+
+	ps_session(t->thread_fd, &t->ps, t->ps_summary, sizeof(t->ps_summary));
+	close(t->thread_fd);
+	return NULL;
+}
+
+static int start_loopback_responder(struct tester *t, char *why, size_t len)
+{
+	int sv[2];
+
+	if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv)) {
+		snprintf(why, len, "socketpair: %s", strerror(errno));
+		return -errno;
+	}
+	t->thread_fd = sv[1];
+	t->ps = (struct ps_opts){ .dev = t->dev_arg, .port = t->dev_port, .gid_index = t->gid_index,
+				  .mode = PQ_EVENT, .idle_timeout_ms = 10000, .stop = &g_stop };
+	if (pthread_create(&t->thread, NULL, responder_thread, t)) {
+		close(sv[0]);
+		close(sv[1]);
+		snprintf(why, len, "cannot start the responder thread");
+		return -EAGAIN;
+	}
+	t->thread_running = true;
+	return sv[0];
+}
+
+static void hello(struct tester *t, struct stage *s, int64_t deadline)
+{
+	struct pp_msg m = { .type = PP_HELLO };
+	char why[256];
+	int rc;
+
+	m.u.hello = (struct pp_hello){ .tests = t->tests, .size = t->size, .lat_size = t->lat_size,
+				       .buf_len = t->size };
+	rc = pp_send(t->fd, &m, deadline);
+	if (!rc)
+		rc = pp_expect(t->fd, PP_HELLO_OK, &m, deadline, why, sizeof(why));
+	else
+		snprintf(why, sizeof(why), "%s", pp_strerror(rc));
+	if (!rc) {
+		check_measured(&s->r, "%s port %u answers (protocol %d, idle timeout %u ms)", peer_name(t), t->port,
+			       PP_VERSION, m.u.hello_ok.idle_timeout_ms);
+		check_verdict(&s->r, V_PASS, NULL);
+	} else if (rc == -EBADE) {
+		check_measured(&s->r, "%s refused the session: %s", peer_name(t), why);
+		check_verdict(&s->r, V_FAIL, "the peer is busy or limits this request; retry later or ask within "
+			      "its limits");
+	} else if (rc == -EBADMSG || rc == -EPROTO || rc == -EMSGSIZE || rc == -EPROTONOSUPPORT) {
+		check_measured(&s->r, "something answers on %s port %u but it is not rdmadiag path serve (%s)",
+			       peer_name(t), t->port, why);
+		check_verdict(&s->r, V_FAIL, "use the port of 'rdmadiag path serve' on the peer (--port), and the "
+			      "same rdmadiag version on both hosts");
+	} else {
+		check_measured(&s->r, "%s port %u connected but did not answer: %s", peer_name(t), t->port, why);
+		check_verdict(&s->r, V_FAIL, "the peer's serve is stuck or busy; restart 'rdmadiag path serve'");
+	}
+}
+
+static void stage_control(struct tester *t, struct stage *s)
+{
+	int64_t deadline = stage_deadline(t, 3000);
+	char why[256];
+
+	check_expected(&s->r, "rdmadiag path serve answering on port %u", t->port);
+	t->fd = t->peer ? tcp_connect(t->peer, t->port, deadline, why, sizeof(why))
+			: start_loopback_responder(t, why, sizeof(why));
+	if (t->fd < 0) {
+		check_measured(&s->r, "%s", why);
+		check_verdict(&s->r, V_FAIL, t->fd == -ECONNREFUSED ?
+			      "start the responder on the peer: rdmadiag path serve (and check --port)" :
+			      "check that the peer is up and that its firewall allows TCP port %u", t->port);
+		return;
+	}
+	hello(t, s, deadline);
+}
+
+/* --- resolve --- */
+
+static int first_active_device(char *dev, size_t len, unsigned *port)
+{
+	int n = 0;
+	struct ibv_device **list = ibv_get_device_list(&n);
+	int found = -ENODEV;
+
+	for (int i = 0; list && i < n && found; i++) {
+		struct ibv_context *c = ibv_open_device(list[i]);
+		struct ibv_device_attr da;
+
+		if (!c)
+			continue;
+		if (!ibv_query_device(c, &da))
+			for (unsigned p = 1; p <= da.phys_port_cnt && found; p++) {
+				struct ibv_port_attr pa;
+
+				if (!ibv_query_port(c, (uint8_t)p, &pa) && pa.state == IBV_PORT_ACTIVE) {
+					snprintf(dev, len, "%s", ibv_get_device_name(list[i]));
+					*port = p;
+					found = 0;
+				}
+			}
+		ibv_close_device(c);
+	}
+	if (list)
+		ibv_free_device_list(list);
+	return found;
+}
+
+static void describe_local(struct tester *t, struct stage *s, const char *how)
+{
+	char gid[64];
+
+	pq_gid_str(t->q.local.gid, gid, sizeof(gid));
+	snprintf(t->subject, sizeof(t->subject), "%s/%u", t->q.local.dev, t->q.local.port);
+	check_measured(&s->r, "%s: %s GID index %u (%s %s)%s%s%s", how, t->subject, t->q.local.gid_index,
+		       pq_gid_type_str(t->q.local.gid_type), gid, t->route.src[0] ? " source " : "", t->route.src,
+		       t->q.local.netdev[0] ? "" : "");
+	stage_num(s, "gid_index", t->q.local.gid_index);
+}
+
+static bool resolve_route(struct tester *t, struct stage *s, char *dev, size_t len, unsigned *port)
+{
+	char what[256];
+	int rc = pq_resolve(t->peer, stage_deadline(t, 3000), &t->route, what, sizeof(what));
+
+	if (rc) {
+		check_measured(&s->r, "%s", what);
+		check_verdict(&s->r, V_FAIL, rc == -ENODEV || rc == -EADDRNOTAVAIL ?
+			      "the route to the peer leaves through a netdev without an RDMA device: create one "
+			      "(rdma link add rxe0 type rxe netdev IFACE) or use the peer's address on the RDMA network" :
+			      "check the IP route and neighbour to the peer: ip route get %s; ip neigh", t->peer);
+		return false;
+	}
+	snprintf(dev, len, "%s", t->route.dev);
+	*port = t->route.port;
+	stage_num(s, "addr_ms", (double)t->route.addr_ms);
+	stage_num(s, "route_ms", (double)t->route.route_ms);
+	return true;
+}
+
+static void stage_resolve(struct tester *t, struct stage *s)
+{
+	char dev[64] = "", what[256];
+	unsigned port = 1;
+	int rc;
+
+	check_expected(&s->r, "an RDMA device and GID for the path to the peer");
+	if (t->no_rdma) {
+		check_measured(&s->r, "this host has no RDMA device");
+		check_verdict(&s->r, V_FAIL, "load the NIC's RDMA driver or create a Soft-RoCE device: "
+			      "modprobe rdma_rxe && rdma link add rxe0 type rxe netdev IFACE");
+		return;
+	}
+	if (t->peer && !resolve_route(t, s, dev, sizeof(dev), &port))
+		return;
+	if (t->dev_arg) {
+		snprintf(dev, sizeof(dev), "%s", t->dev_arg);
+		port = t->dev_port ? t->dev_port : 1;
+	} else if (!t->peer && first_active_device(dev, sizeof(dev), &port)) {
+		check_measured(&s->r, "no RDMA port is ACTIVE on this host");
+		check_verdict(&s->r, V_FAIL, "see: rdmadiag link show");
+		t->no_rdma = true;
+		return;
+	}
+	t->dev_port = port;
+	rc = pq_local_config(dev, port, t->gid_index, t->route.src[0] ? t->route.src : NULL, &t->q.local, what,
+			     sizeof(what));
+	if (rc) {
+		check_measured(&s->r, "%s", what);
+		check_verdict(&s->r, V_FAIL, rc == -ENOENT ? "choose a GID index that holds the address of the "
+			      "RDMA netdev: rdma link show; ibv_devinfo -v, or leave --gid-index at auto" :
+			      "see: rdmadiag link show %s", dev);
+		if (rc == -ENODEV)
+			t->no_rdma = true;
+		return;
+	}
+	if (!t->peer && !t->dev_arg)
+		t->dev_arg = t->q.local.dev;
+	describe_local(t, s, t->peer ? "route" : "loopback");
+	check_verdict(&s->r, V_PASS, NULL);
+}
+
+/* --- config cross-check --- */
+
+static void side_desc(const struct pp_config *c, char *buf, size_t len)
+{
+	snprintf(buf, len, "%s/%u %s MTU %u%s%s%s", c->dev, c->port, c->link_layer == 2 ? "Ethernet" : "InfiniBand",
+		 c->active_mtu, c->netdev[0] ? " (netdev " : "", c->netdev, c->netdev[0] ? "" : "");
+	if (c->netdev[0])
+		snprintf(buf + strlen(buf), len - strlen(buf), " MTU %u)", c->netdev_mtu);
+	snprintf(buf + strlen(buf), len - strlen(buf), " %s", pq_gid_type_str(c->gid_type));
+	if (c->rate_mbps)
+		snprintf(buf + strlen(buf), len - strlen(buf), " %g Gb/s", c->rate_mbps / 1000.0);
+}
+
+static void cross_check(struct tester *t, struct stage *s)
+{
+	const struct pp_config *l = &t->q.local, *r = &t->remote;
+	char here[200], there[200];
+
+	side_desc(l, here, sizeof(here));
+	side_desc(r, there, sizeof(there));
+	check_measured(&s->r, "here %s; peer %s", here, there);
+	if (l->link_layer != r->link_layer) {
+		check_verdict(&s->r, V_FAIL, "link layers differ: %s here, %s on the peer; RDMA needs the same fabric",
+			      l->link_layer == 2 ? "Ethernet" : "InfiniBand", r->link_layer == 2 ? "Ethernet" : "InfiniBand");
+	} else if (l->gid_type != r->gid_type) {
+		check_verdict(&s->r, V_FAIL, "GID types differ: %s here, %s on the peer; pick GIDs of one type "
+			      "(--gid-index, and the peer's default RoCE mode)", pq_gid_type_str(l->gid_type),
+			      pq_gid_type_str(r->gid_type));
+	} else if (l->active_mtu != r->active_mtu || l->netdev_mtu != r->netdev_mtu) {
+		check_verdict(&s->r, V_WARN, "MTUs differ: active MTU %u here (netdev %s MTU %u) vs %u on the peer "
+			      "(netdev %s MTU %u); RC runs at %u and larger UD datagrams are lost: set the same MTU on "
+			      "both hosts (ip link set dev IFACE mtu N)", l->active_mtu, l->netdev, l->netdev_mtu,
+			      r->active_mtu, r->netdev, r->netdev_mtu,
+			      l->active_mtu < r->active_mtu ? l->active_mtu : r->active_mtu);
+	} else if (l->rate_mbps && r->rate_mbps && l->rate_mbps != r->rate_mbps) {
+		check_verdict(&s->r, V_WARN, "port rates differ: %g Gb/s here, %g Gb/s on the peer; the slower "
+			      "one bounds bandwidth", l->rate_mbps / 1000.0, r->rate_mbps / 1000.0);
+	} else {
+		check_verdict(&s->r, V_PASS, NULL);
+	}
+	stage_num(s, "local_mtu", l->active_mtu);
+	stage_num(s, "peer_mtu", r->active_mtu);
+	stage_num(s, "local_netdev_mtu", l->netdev_mtu);
+	stage_num(s, "peer_netdev_mtu", r->netdev_mtu);
+}
+
+static void stage_config(struct tester *t, struct stage *s)
+{
+	struct pp_msg m = { .type = PP_CONFIG, .u.config = t->q.local };
+	int64_t deadline = stage_deadline(t, 5000);
+	char why[256];
+	int rc;
+
+	check_expected(&s->r, "the same link layer, MTU and GID type on both hosts");
+	rc = pp_send(t->fd, &m, deadline);
+	if (!rc)
+		rc = pp_expect(t->fd, PP_CONFIG, &m, deadline, why, sizeof(why));
+	else
+		snprintf(why, sizeof(why), "%s", pp_strerror(rc));
+	if (rc) {
+		check_measured(&s->r, "%s", why);
+		check_verdict(&s->r, V_FAIL, rc == -EBADE ? "the peer cannot run the test on the address it was "
+			      "reached at: connect to its address on the RDMA network" :
+			      "the peer's serve stopped answering; see its log");
+		return;
+	}
+	t->remote = m.u.config;
+	cross_check(t, s);
+}
+
+/* --- RC connect --- */
+
+static void wc_hint(struct stage *s, const struct tester *t, int status)
+{
+	if (status == IBV_WC_RETRY_EXC_ERR && t->q.local.link_layer == 2)
+		check_verdict(&s->r, V_FAIL, "RoCE traffic (UDP 4791) is not getting through while the control "
+			      "channel works: a firewall drops UDP 4791, the GID/route is wrong, or the peer's RDMA "
+			      "stack does not answer");
+	else
+		check_verdict(&s->r, V_FAIL, "%s: %s", pq_wc_status_str(status), pq_wc_meaning(status));
+}
+
+static int post_recv_ring(struct tester *t)
+{
+	for (unsigned i = 0; i < PQ_RECV_RING; i++)
+		if (pq_post_recv(&t->q, false, i) || pq_post_recv(&t->q, true, i))
+			return -EIO;
+	return 0;
+}
+
+static int exchange_qp(struct tester *t, int64_t deadline, char *why, size_t len)
+{
+	struct pp_msg m = { .type = PP_QP };
+	int rc;
+
+	pq_local_qp(&t->q, &m.u.qp);
+	rc = pp_send(t->fd, &m, deadline);
+	if (rc) {
+		snprintf(why, len, "%s", pp_strerror(rc));
+		return rc;
+	}
+	rc = pp_expect(t->fd, PP_QP, &m, deadline, why, len);
+	if (!rc)
+		t->rqp = m.u.qp;
+	return rc;
+}
+
+/* Arms a responder phase: PHASE, then READY. */
+static int phase_begin(struct tester *t, uint32_t phase, uint32_t size, uint32_t count, int64_t deadline,
+		       char *why, size_t len)
+{
+	struct pp_msg m = { .type = PP_PHASE };
+
+	m.u.phase = (struct pp_phase_msg){ .phase = phase, .size = size, .count = count };
+	int rc = pp_send(t->fd, &m, deadline);
+
+	if (rc) {
+		snprintf(why, len, "control channel to %s: %s", peer_name(t), pp_strerror(rc));
+		return rc;
+	}
+	return pp_expect(t->fd, PP_READY, &m, deadline, why, len);
+}
+
+static int phase_end(struct tester *t, struct pp_phase_done *d, int64_t deadline, char *why, size_t len)
+{
+	struct pp_msg m = { .type = PP_PHASE_END };
+	int rc = pp_send(t->fd, &m, deadline);
+
+	if (rc) {
+		snprintf(why, len, "control channel to %s: %s", peer_name(t), pp_strerror(rc));
+		return rc;
+	}
+	rc = pp_expect(t->fd, PP_PHASE_DONE, &m, deadline, why, len);
+	if (!rc)
+		*d = m.u.done;
+	return rc;
+}
+
+/* One send/receive round trip on the RC QP. 0, -ETIMEDOUT, -EINTR, or a wc status (> 0). */
+static int rc_round_trip(struct tester *t, unsigned size, int64_t deadline)
+{
+	struct ibv_wc wc[8];
+	bool got = false;
+
+	if (pq_post_rc(&t->q, IBV_WR_SEND, size, 0, 0, true, 1))
+		return -EIO;
+	while (!got) {
+		int n = pq_poll(&t->q, wc, 8, deadline);
+
+		if (n < 0)
+			return n;
+		for (int i = 0; i < n; i++) {
+			if (wc[i].status != IBV_WC_SUCCESS)
+				return wc[i].status;
+			if (wc[i].opcode & IBV_WC_RECV) {
+				got = true;
+				if (pq_post_recv(&t->q, wc[i].qp_num == t->q.ud->qp_num, wc[i].wr_id))
+					return -EIO;
+			}
+		}
+	}
+	return 0;
+}
+
+static void connect_fail(struct tester *t, struct stage *s, int rc, const char *why)
+{
+	if (rc > 0) {
+		check_measured(&s->r, "first message: %s", pq_wc_status_str(rc));
+		wc_hint(s, t, rc);
+	} else if (rc == -ETIMEDOUT && t->q.local.link_layer == 2) {
+		check_measured(&s->r, "QPs are in RTS on both hosts but no message came back in time");
+		check_verdict(&s->r, V_FAIL, "RoCE traffic (UDP 4791) is not getting through while the control "
+			      "channel works: a firewall drops UDP 4791, the GID index is wrong (GID index %u here), or "
+			      "the peer's RDMA stack does not answer", t->q.local.gid_index);
+	} else {
+		check_measured(&s->r, "%s", why);
+		check_verdict(&s->r, V_FAIL, strstr(why, "GID") ? "check --gid-index on both hosts: it must hold "
+			      "the RoCE v2 address of the RDMA netdev (rdma link show; ibv_devinfo -v)" :
+			      "see the cause; rdmadiag link show on both hosts");
+	}
+}
+
+static void stage_connect(struct tester *t, struct stage *s)
+{
+	int64_t deadline = stage_deadline(t, 5000);
+	char why[512] = "";
+	uint64_t t0;
+	struct pp_phase_done d;
+	int rc;
+
+	check_expected(&s->r, "RESET->INIT->RTR->RTS on both hosts and a first message both ways");
+	t->q.mode = t->peer ? PQ_BUSY : PQ_YIELD;
+	t->q.stop = &g_stop;
+	rc = pq_open(&t->q, &t->q.local, t->size < 8192 ? 8192 : (t->size + 4095) & ~4095u, why, sizeof(why));
+	t->q_open = true;
+	if (!rc)
+		rc = pq_rc_init(&t->q, why, sizeof(why));
+	if (!rc)
+		rc = exchange_qp(t, deadline, why, sizeof(why));
+	if (!rc)
+		rc = pq_rc_connect(&t->q, &t->remote, &t->rqp, why, sizeof(why));
+	if (!rc)
+		rc = pq_ud_connect(&t->q, &t->remote, why, sizeof(why));
+	if (!rc && post_recv_ring(t))
+		snprintf(why, sizeof(why), "cannot post receive buffers"), rc = -EIO;
+	if (!rc)
+		rc = phase_begin(t, PH_LAT, t->lat_size, 1, deadline, why, sizeof(why));
+	if (rc) {
+		connect_fail(t, s, rc, why);
+		return;
+	}
+	t0 = pp_now_us();
+	rc = rc_round_trip(t, t->lat_size, deadline);
+	if (rc) {
+		connect_fail(t, s, rc, why);
+		return;
+	}
+	if ((rc = phase_end(t, &d, deadline, why, sizeof(why)))) {
+		connect_fail(t, s, rc, why);
+		return;
+	}
+	check_measured(&s->r, "here INIT %.2f RTR %.2f RTS %.2f ms; peer INIT %.2f RTR %.2f RTS %.2f ms; "
+		       "first round trip %.2f ms; path MTU %u", t->q.t_init_us / 1e3, t->q.t_rtr_us / 1e3,
+		       t->q.t_rts_us / 1e3, t->rqp.t_init_us / 1e3, t->rqp.t_rtr_us / 1e3, t->rqp.t_rts_us / 1e3,
+		       (pp_now_us() - t0) / 1e3, t->q.path_mtu);
+	stage_num(s, "path_mtu", t->q.path_mtu);
+	check_verdict(&s->r, V_PASS, NULL);
+}
+
+/* --- latency --- */
+
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+static double pct(const uint64_t *v, unsigned n, double p)
+{
+	unsigned i = (unsigned)ceil(p * n) - 1;
+
+	return v[i < n ? i : n - 1] / 2e3;	/* ns of a round trip -> one-way us */
+}
+
+static uint64_t now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+static void latency_result(struct tester *t, struct stage *s, uint64_t *rtt, unsigned n)
+{
+	double p50;
+
+	qsort(rtt, n, sizeof(*rtt), cmp_u64);
+	p50 = pct(rtt, n, 0.5);
+	check_measured(&s->r, "%u round trips of %u bytes, one way: min %.2f p50 %.2f p99 %.2f p99.9 %.2f max %.2f us",
+		       n, t->lat_size, rtt[0] / 2e3, p50, pct(rtt, n, 0.99), pct(rtt, n, 0.999), rtt[n - 1] / 2e3);
+	stage_num(s, "min_us", rtt[0] / 2e3);
+	stage_num(s, "p50_us", p50);
+	stage_num(s, "p99_us", pct(rtt, n, 0.99));
+	stage_num(s, "p999_us", pct(rtt, n, 0.999));
+	stage_num(s, "max_us", rtt[n - 1] / 2e3);
+	if (t->expect_lat > 0 && p50 > t->expect_lat) {
+		check_expected(&s->r, "p50 <= %g us", t->expect_lat);
+		check_verdict(&s->r, V_FAIL, "latency is above --expect-lat: check CPU frequency scaling, interrupt "
+			      "moderation, and the counters stage for retransmissions");
+	} else {
+		check_verdict(&s->r, V_PASS, NULL);
+	}
+}
+
+static void stage_latency(struct tester *t, struct stage *s)
+{
+	int64_t deadline = stage_deadline(t, 5000 + (int64_t)t->duration_s * 1000);
+	unsigned n = 0, iters = t->iters ? t->iters : 1000;
+	uint64_t *rtt = calloc(iters, sizeof(*rtt));
+	struct pp_phase_done d;
+	char why[256];
+	int rc = rtt ? phase_begin(t, PH_LAT, t->lat_size, iters, deadline, why, sizeof(why)) : -ENOMEM;
+
+	if (t->expect_lat > 0)
+		check_expected(&s->r, "p50 <= %g us", t->expect_lat);
+	else
+		check_expected(&s->r, "every round trip completes");
+	while (!rc && n < iters) {
+		uint64_t t0 = now_ns();
+
+		rc = rc_round_trip(t, t->lat_size, deadline);
+		if (!rc)
+			rtt[n++] = now_ns() - t0;
+	}
+	if (rc > 0) {
+		check_measured(&s->r, "after %u round trips: %s", n, pq_wc_status_str(rc));
+		wc_hint(s, t, rc);
+	} else if (rc) {
+		check_measured(&s->r, "after %u of %u round trips: %s", n, iters, rc == -ENOMEM ? "out of memory" :
+			       rc == -ETIMEDOUT ? "timed out" : rc == -EINTR ? "interrupted" : why);
+		check_verdict(&s->r, V_FAIL, "%s stopped answering: see the peer's log and the counters",
+			      peer_name(t));
+	} else if ((rc = phase_end(t, &d, deadline, why, sizeof(why)))) {
+		check_measured(&s->r, "%s", why);
+		check_verdict(&s->r, V_FAIL, "%s stopped answering on the control channel", peer_name(t));
+	} else {
+		latency_result(t, s, rtt, n);
+	}
+	free(rtt);
+}
+
+/* --- bandwidth --- */
+
+struct bw_run {
+	uint64_t posted, completed, bytes;
+	double secs;
+	int wc_status;
+	int err;
+};
+
+static bool bw_more(const struct tester *t, const struct bw_run *b, uint64_t t_end)
+{
+	return t->iters ? b->posted < t->iters : now_ns() < t_end;
+}
+
+/* Keeps PQ_WINDOW operations in flight, one completion per PQ_SIGNAL_EVERY. */
+static void bw_loop(struct tester *t, int opcode, int64_t deadline, struct bw_run *b)
+{
+	uint64_t t0 = now_ns(), t_end = t0 + (uint64_t)t->duration_s * 1000000000u;
+	struct ibv_wc wc[16];
+
+	while (bw_more(t, b, t_end) || b->completed < b->posted) {
+		while (bw_more(t, b, t_end) && b->posted - b->completed < PQ_WINDOW) {
+			bool last = t->iters && b->posted + 1 == t->iters;
+			bool sig = (b->posted + 1) % PQ_SIGNAL_EVERY == 0 || last || !bw_more(t, b, t_end);
+
+			if (pq_post_rc(&t->q, opcode, t->size, t->rqp.addr, t->rqp.rkey, sig, b->posted + 1)) {
+				b->err = -EIO;
+				return;
+			}
+			b->posted++;
+			if (!sig && !bw_more(t, b, t_end))
+				break;
+		}
+		int n = pq_poll(&t->q, wc, 16, deadline);
+
+		if (n < 0) {
+			b->err = n;
+			return;
+		}
+		for (int i = 0; i < n; i++) {
+			if (wc[i].status != IBV_WC_SUCCESS) {
+				b->wc_status = wc[i].status;
+				return;
+			}
+			if (!(wc[i].opcode & IBV_WC_RECV))
+				b->completed = wc[i].wr_id;	/* everything before it is done too */
+		}
+	}
+	b->secs = (now_ns() - t0) / 1e9;
+	b->bytes = b->completed * t->size;
+}
+
+static void bw_result(struct tester *t, struct stage *s, const struct bw_run *b, const char *what)
+{
+	double gbps = b->secs > 0 ? b->bytes * 8 / b->secs / 1e9 : 0;
+	double rate = t->q.local.rate_mbps / 1000.0;
+
+	check_measured(&s->r, "%s %.3f Gb/s, %.0f msgs/s (%" PRIu64 " x %u bytes in %.2f s)%s", what, gbps,
+		       b->secs > 0 ? b->completed / b->secs : 0, b->completed, t->size, b->secs, "");
+	if (rate > 0)
+		snprintf(s->r.measured + strlen(s->r.measured), sizeof(s->r.measured) - strlen(s->r.measured),
+			 "; %.0f%% of the %g Gb/s port rate", 100 * gbps / rate, rate);
+	stage_num(s, "gbps", gbps);
+	stage_num(s, "msgs_per_s", b->secs > 0 ? b->completed / b->secs : 0);
+	if (t->expect_bw > 0 && gbps < t->expect_bw) {
+		check_expected(&s->r, ">= %g Gb/s", t->expect_bw);
+		check_verdict(&s->r, V_FAIL, "bandwidth is below --expect-bw: check the port rate (rdmadiag link "
+			      "show), PFC/ECN, and the counters stage for retransmissions");
+	} else {
+		check_verdict(&s->r, V_PASS, NULL);
+	}
+}
+
+static void bw_fail(struct tester *t, struct stage *s, const struct bw_run *b)
+{
+	if (b->wc_status) {
+		check_measured(&s->r, "after %" PRIu64 " messages: completion %s", b->completed,
+			       pq_wc_status_str(b->wc_status));
+		wc_hint(s, t, b->wc_status);
+		return;
+	}
+	check_measured(&s->r, "after %" PRIu64 " messages: %s", b->completed, pp_strerror(b->err));
+	check_verdict(&s->r, V_FAIL, "%s stopped completing operations: see the counters and the peer's log",
+		      peer_name(t));
+}
+
+static void expect_bw_text(const struct tester *t, struct stage *s, const char *dflt)
+{
+	if (t->expect_bw > 0)
+		check_expected(&s->r, ">= %g Gb/s", t->expect_bw);
+	else
+		check_expected(&s->r, "%s", dflt);
+}
+
+static void stage_rdma_bw(struct tester *t, struct stage *s, int opcode)
+{
+	struct bw_run b = { 0 };
+
+	expect_bw_text(t, s, "every operation completes");
+	bw_loop(t, opcode, stage_deadline(t, 5000 + (int64_t)t->duration_s * 1000), &b);
+	if (b.err || b.wc_status)
+		bw_fail(t, s, &b);
+	else
+		bw_result(t, s, &b, opcode == IBV_WR_RDMA_WRITE ? "RDMA WRITE" : "RDMA READ");
+}
+
+static void stage_send_bw(struct tester *t, struct stage *s)
+{
+	int64_t deadline = stage_deadline(t, 5000 + (int64_t)t->duration_s * 1000);
+	struct pp_phase_done d;
+	struct bw_run b = { 0 };
+	char why[256];
+
+	expect_bw_text(t, s, "every message received");
+	if (phase_begin(t, PH_SEND, t->size, 0, deadline, why, sizeof(why))) {
+		check_measured(&s->r, "%s", why);
+		check_verdict(&s->r, V_FAIL, "%s stopped answering on the control channel", peer_name(t));
+		return;
+	}
+	bw_loop(t, IBV_WR_SEND, deadline, &b);
+	if (b.err || b.wc_status) {
+		bw_fail(t, s, &b);
+		return;
+	}
+	if (phase_end(t, &d, deadline, why, sizeof(why))) {
+		check_measured(&s->r, "%s", why);
+		check_verdict(&s->r, V_FAIL, "%s stopped answering on the control channel", peer_name(t));
+		return;
+	}
+	bw_result(t, s, &b, "SEND");
+	if (d.received < b.completed) {
+		check_verdict(&s->r, V_FAIL, "the peer received %u of %" PRIu64 " messages", d.received, b.completed);
+	}
+}
+
+/* --- UD and MTU probe --- */
+
+/* Sends count datagrams of size, one at a time, each echoed; returns how many came back. */
+static int ud_echo(struct tester *t, unsigned size, unsigned count, int64_t deadline, unsigned *back, int *wcs)
+{
+	struct ibv_wc wc[8];
+
+	*back = 0;
+	for (unsigned i = 0; i < count; i++) {
+		int64_t d = pp_now_ms() + 500;
+		bool got = false;
+
+		if (d > deadline)
+			d = deadline;
+		if (pq_post_ud(&t->q, size, t->rqp.ud_qpn, 2))
+			return -EIO;
+		while (!got) {
+			int n = pq_poll(&t->q, wc, 8, d);
+
+			if (n == -ETIMEDOUT)
+				break;	/* lost: UD does not retransmit */
+			if (n < 0)
+				return n;
+			for (int k = 0; k < n; k++) {
+				if (wc[k].status != IBV_WC_SUCCESS) {
+					*wcs = wc[k].status;
+					return -EIO;
+				}
+				if ((wc[k].opcode & IBV_WC_RECV) && wc[k].qp_num == t->q.ud->qp_num) {
+					got = true;
+					(*back)++;
+					pq_post_recv(&t->q, true, wc[k].wr_id);
+				}
+			}
+		}
+		if (pp_now_ms() >= deadline)
+			break;
+	}
+	return 0;
+}
+
+static unsigned path_mtu_expected(const struct tester *t)
+{
+	return t->q.local.active_mtu < t->remote.active_mtu ? t->q.local.active_mtu : t->remote.active_mtu;
+}
+
+static void stage_ud(struct tester *t, struct stage *s)
+{
+	int64_t deadline = stage_deadline(t, 5000);
+	unsigned size = path_mtu_expected(t), count = t->iters && t->iters < 100 ? t->iters : 100, back = 0;
+	struct pp_phase_done d;
+	char why[256];
+	int wcs = 0, rc;
+
+	check_expected(&s->r, "%u datagrams of %u bytes back", count, size);
+	rc = phase_begin(t, PH_UD, size, count, deadline, why, sizeof(why));
+	if (!rc)
+		rc = ud_echo(t, size, count, deadline, &back, &wcs);
+	if (!rc)
+		rc = phase_end(t, &d, deadline, why, sizeof(why));
+	if (rc) {
+		check_measured(&s->r, "%s", wcs ? pq_wc_status_str(wcs) : why);
+		check_verdict(&s->r, V_FAIL, wcs ? pq_wc_meaning(wcs) : "the peer stopped answering");
+		return;
+	}
+	check_measured(&s->r, "%u of %u datagrams of %u bytes came back (peer received %u)", back, count, size,
+		       d.received);
+	stage_num(s, "sent", count);
+	stage_num(s, "returned", back);
+	if (back == count)
+		check_verdict(&s->r, V_PASS, NULL);
+	else if (back > 0)
+		check_verdict(&s->r, V_WARN, "%u datagrams lost: loss on the path (see the counters stage)",
+			      count - back);
+	else
+		check_verdict(&s->r, V_FAIL, "no datagram of %u bytes crosses: an MTU smaller than the ports' on the "
+			      "path, or UD traffic is filtered", size);
+}
+
+static void stage_mtu(struct tester *t, struct stage *s)
+{
+	int64_t deadline = stage_deadline(t, 8000);
+	unsigned largest = 0, expect = path_mtu_expected(t), back;
+	struct pp_phase_done d;
+	char why[256];
+	int wcs = 0, rc = 0;
+
+	check_expected(&s->r, "datagrams of %u bytes (the smaller active MTU) cross", expect);
+	for (unsigned size = 256; size <= t->q.local.active_mtu && !rc; size *= 2) {
+		rc = phase_begin(t, PH_UD, size, 3, deadline, why, sizeof(why));
+		if (!rc)
+			rc = ud_echo(t, size, 3, deadline, &back, &wcs);
+		if (!rc)
+			rc = phase_end(t, &d, deadline, why, sizeof(why));
+		if (!rc && back > 0)
+			largest = size;
+	}
+	if (rc) {
+		check_measured(&s->r, "%s", wcs ? pq_wc_status_str(wcs) : why);
+		check_verdict(&s->r, V_FAIL, wcs ? pq_wc_meaning(wcs) : "the peer stopped answering");
+		return;
+	}
+	check_measured(&s->r, "largest UD payload that crosses: %u; RC path MTU %u; active MTU %u here, %u on "
+		       "the peer; netdev MTU %u here, %u on the peer", largest, t->q.path_mtu, t->q.local.active_mtu,
+		       t->remote.active_mtu, t->q.local.netdev_mtu, t->remote.netdev_mtu);
+	stage_num(s, "largest_ud", largest);
+	stage_num(s, "rc_path_mtu", t->q.path_mtu);
+	if (largest >= expect)
+		check_verdict(&s->r, V_PASS, NULL);
+	else
+		check_verdict(&s->r, V_FAIL, "datagrams above %u bytes do not cross although both ports say %u: a "
+			      "switch or netdev on the path has a smaller MTU", largest, expect);
+}
+
+/* --- counters --- */
+
+static void add_moved(char *buf, size_t len, const char *who, const struct pp_counter *c, unsigned n)
+{
+	for (unsigned i = 0; i < n; i++)
+		snprintf(buf + strlen(buf), len - strlen(buf), "%s%s %s +%" PRIu64, buf[0] ? ", " : "", who,
+			 c[i].name, c[i].delta);
+}
+
+static void stage_counters(struct tester *t, struct stage *s)
+{
+	struct pq_counters now;
+	struct pp_counter here[PP_MAX_COUNTERS];
+	struct pp_msg m = { .type = PP_COUNTERS_REQ };
+	int64_t deadline = stage_deadline(t, 3000);
+	unsigned nh = 0;
+	char why[256], moved[256] = "";
+
+	check_expected(&s->r, "no error, retry or sequence counter moves during the test");
+	if (!t->before.n || pq_counters_read(t->q.local.dev, t->q.local.port, &now)) {
+		check_measured(&s->r, "%s/%u has no hw_counters in sysfs", t->q.local.dev, t->q.local.port);
+		check_verdict(&s->r, V_SKIP, NULL);
+		return;
+	}
+	nh = pq_counters_delta(&t->before, &now, here, PP_MAX_COUNTERS);
+	if (pp_send(t->fd, &m, deadline) || pp_expect(t->fd, PP_COUNTERS, &m, deadline, why, sizeof(why)))
+		m.u.counters.n = 0;
+	add_moved(moved, sizeof(moved), "here", here, nh);
+	if (t->peer)
+		add_moved(moved, sizeof(moved), "peer", m.u.counters.c, m.u.counters.n);
+	stage_num(s, "moved", nh + (t->peer ? m.u.counters.n : 0));
+	if (!moved[0]) {
+		check_measured(&s->r, "no error, retry or sequence counter moved on %s", t->peer ? "either host" :
+			       "this host");
+		check_verdict(&s->r, V_PASS, NULL);
+		return;
+	}
+	check_measured(&s->r, "%s", moved);
+	check_verdict(&s->r, V_WARN, "%s", pq_counter_meaning(nh ? here[0].name : m.u.counters.c[0].name));
+}
+
+/* --- the run --- */
+
+static void run_stage(struct tester *t, enum stage_id id, struct stage *s)
+{
+	switch (id) {
+	case ST_CONTROL: stage_control(t, s); break;
+	case ST_RESOLVE: stage_resolve(t, s); break;
+	case ST_CONFIG:
+		stage_config(t, s);
+		if (pq_counters_read(t->q.local.dev, t->q.local.port, &t->before))
+			t->before.n = 0;
+		break;
+	case ST_CONNECT: stage_connect(t, s); break;
+	case ST_LAT: stage_latency(t, s); break;
+	case ST_WRITE: stage_rdma_bw(t, s, IBV_WR_RDMA_WRITE); break;
+	case ST_READ: stage_rdma_bw(t, s, IBV_WR_RDMA_READ); break;
+	case ST_SEND: stage_send_bw(t, s); break;
+	case ST_UD: stage_ud(t, s); break;
+	case ST_MTU: stage_mtu(t, s); break;
+	case ST_COUNTERS: stage_counters(t, s); break;
+	default: break;
+	}
+}
+
+static int run_stages(struct tester *t)
+{
+	struct check_summary sum = { 0 };
+	const char *failed = NULL;
+
+	out_list_begin("stages");
+	for (int i = 0; i < ST_COUNT; i++) {
+		struct stage s = { 0 };
+		uint64_t t0 = pp_now_us();
+
+		if (stages[i].test_bit && !(t->tests & stages[i].test_bit))
+			continue;
+		check_init(&s.r, stages[i].id, t->subject[0] ? t->subject : (t->peer ? t->peer : "loopback"));
+		if (failed) {
+			check_measured(&s.r, "skipped: %s failed%s", failed,
+				       i == ST_RESOLVE && t->no_rdma ? "; this host has no RDMA device either" : "");
+		} else {
+			run_stage(t, i, &s);
+			s.ms = (pp_now_us() - t0) / 1e3;
+			if (s.r.verdict == V_SKIP && !s.r.measured[0])
+				check_verdict(&s.r, V_FAIL, "internal: the stage gave no verdict");
+			if (s.r.verdict == V_FAIL)
+				failed = stages[i].id;
+			if (g_stop && s.r.verdict == V_FAIL)
+				check_verdict(&s.r, V_FAIL, "interrupted");
+			else if (timed_out_overall(t) && s.r.verdict == V_FAIL && !s.r.hint[0])
+				check_verdict(&s.r, V_FAIL, "the --timeout of the whole run expired");
+		}
+		emit_stage(&s, &sum);
+	}
+	out_list_end();
+	check_print_summary(&sum);
+	if (t->no_rdma)
+		return EXIT_HOST;
+	return sum.fail ? EXIT_PROBLEM : EXIT_OK;
+}
+
+static void tester_cleanup(struct tester *t)
+{
+	if (t->fd >= 0) {
+		struct pp_msg m = { .type = PP_BYE };
+
+		pp_send(t->fd, &m, pp_now_ms() + 500);
+		/* Loopback: the responder leaves when we close; join before freeing our QPs. */
+		shutdown(t->fd, SHUT_RDWR);
+	}
+	if (t->thread_running)
+		pthread_join(t->thread, NULL);
+	if (t->fd >= 0)
+		close(t->fd);
+	if (t->q_open)
+		pq_close(&t->q);
+}
+
+/* ------------------------------------------------------------- the command */
+
+static const char *const test_choices[] = { "rc", "lat", "write", "read", "send", "ud", "mtu", "counters", NULL };
+
+static unsigned parse_tests(const char *list)
+{
+	static const struct { const char *name; unsigned bits; } map[] = {
+		{ "rc", T_LAT | T_WRITE | T_READ | T_SEND }, { "lat", T_LAT }, { "write", T_WRITE },
+		{ "read", T_READ }, { "send", T_SEND }, { "ud", T_UD }, { "mtu", T_MTU }, { "counters", T_COUNTERS },
+	};
+	char buf[256], *save = NULL;
+	unsigned bits = 0;
+
+	snprintf(buf, sizeof(buf), "%s", list);
+	for (char *w = strtok_r(buf, ",", &save); w; w = strtok_r(NULL, ",", &save))
+		for (size_t i = 0; i < sizeof(map) / sizeof(map[0]); i++)
+			if (!strcmp(w, map[i].name))
+				bits |= map[i].bits;
+	return bits;
+}
+
+static int parse_double_opt(const struct cmd_ctx *ctx, const char *name, double *out)
+{
+	const struct opt_value *v = ctx_opt(ctx, name);
+	char *end;
+
+	*out = 0;
+	if (!v || !v->set)
+		return 0;
+	*out = strtod(v->str, &end);
+	if (*end || !(*out > 0) || !isfinite(*out)) {
+		usage_error("%s: '%s' is not a positive number", name, v->str);
+		return -1;
+	}
+	return 0;
+}
+
+static unsigned opt_uint(const struct cmd_ctx *ctx, const char *name, unsigned dflt)
+{
+	const struct opt_value *v = ctx_opt(ctx, name);
+
+	return v && v->set ? (unsigned)v->num : dflt;
+}
+
+static int parse_target(struct cmd_ctx *ctx, struct tester *t)
+{
+	static struct dev_port dp;
+
+	if (ctx->argc < 1 || (strcmp(ctx->argv[0], "peer") && strcmp(ctx->argv[0], "loopback"))) {
+		usage_error("path test needs 'peer ADDR' or 'loopback [DEV]'");
+		return -1;
+	}
+	if (!strcmp(ctx->argv[0], "peer")) {
+		struct sockaddr_storage ss;
+
+		if (ctx->argc != 2) {
+			usage_error("path test peer takes one ADDR (the peer's IP address)");
+			return -1;
+		}
+		if (inet_pton(AF_INET, ctx->argv[1], &ss) != 1 && inet_pton(AF_INET6, ctx->argv[1], &ss) != 1) {
+			usage_error("'%s' is not an IP address (path test peer ADDR wants the peer's IP on the RDMA "
+				    "network)", ctx->argv[1]);
+			return -1;
+		}
+		t->peer = ctx->argv[1];
+		return 0;
+	}
+	if (ctx->argc > 2) {
+		usage_error("path test loopback takes at most one DEV[/PORT]");
+		return -1;
+	}
+	if (ctx->argc == 2) {
+		if (parse_dev_port(ctx->argv[1], &dp))
+			return -1;
+		t->dev_arg = dp.dev;
+		t->dev_port = dp.port ? dp.port : 1;
+	}
+	return 0;
+}
+
+static int parse_test_opts(struct cmd_ctx *ctx, struct tester *t)
+{
+	const struct opt_value *v;
+	static struct dev_port dp;
+
+	t->port = opt_uint(ctx, "--port", PP_DEFAULT_PORT);
+	t->size = opt_uint(ctx, "--size", 65536);
+	t->lat_size = opt_uint(ctx, "--lat-size", 8);
+	t->iters = opt_uint(ctx, "--iters", 0);
+	t->duration_s = opt_uint(ctx, "--duration", 1);
+	t->tests = T_ALL;
+	t->gid_index = -1;
+	v = ctx_opt(ctx, "--tests");
+	if (v && v->set)
+		t->tests = parse_tests(v->str);
+	v = ctx_opt(ctx, "--gid-index");
+	if (v && v->set && strcmp(v->str, "auto")) {
+		char *end;
+		long g = strtol(v->str, &end, 10);
+
+		if (*end || g < 0 || g > 255) {
+			usage_error("--gid-index: '%s' is neither a GID index 0..255 nor 'auto'", v->str);
+			return -1;
+		}
+		t->gid_index = (int)g;
+	}
+	v = ctx_opt(ctx, "--dev");
+	if (v && v->set) {
+		if (parse_dev_port(v->str, &dp))
+			return -1;
+		t->dev_arg = dp.dev;
+		t->dev_port = dp.port ? dp.port : 1;
+	}
+	if (parse_double_opt(ctx, "--expect-bw", &t->expect_bw) || parse_double_opt(ctx, "--expect-lat", &t->expect_lat))
+		return -1;
+	v = ctx_opt(ctx, "--timeout");
+	t->run_deadline = v && v->set ? pp_now_ms() + (int64_t)v->num * 1000 : INT64_MAX;
+	return 0;
+}
+
+static int path_test(struct cmd_ctx *ctx)
+{
+	struct tester t = { .fd = -1 };
+	int rc;
+
+	if (parse_target(ctx, &t) || parse_test_opts(ctx, &t))
+		return EXIT_USAGE;
+	catch_stop_signals();
+	t.no_rdma = !host_has_rdma_device();
+	rc = run_stages(&t);
+	tester_cleanup(&t);
+	if (rc == EXIT_HOST)
+		report_error("this host cannot run the RDMA stages of path test", "no usable RDMA device or port",
+			     "run it on a host with RDMA (rdmadiag dev show), or create Soft-RoCE: "
+			     "rdma link add rxe0 type rxe netdev IFACE");
+	return g_stop ? EXIT_PROBLEM : rc;
+}
+
+/* ------------------------------------------------------------------ serve */
+
+#define MAX_SESSIONS 64
+
+struct server {
+	int lfd;
+	unsigned max_sessions, idle_ms, port;
+	bool once;
+	const char *bind;
+	const char *dev;
+	unsigned dev_port;
+	int gid_index;
+	pid_t pids[MAX_SESSIONS];
+	unsigned active, done;
+	int last_status;
+};
+
+__attribute__((format(printf, 1, 2))) static void serve_log(const char *fmt, ...)
+{
+	char line[512];
+	time_t now = time(NULL);
+	struct tm tm;
+	va_list ap;
+	int n;
+
+	localtime_r(&now, &tm);
+	n = (int)strftime(line, sizeof(line), "%Y-%m-%d %H:%M:%S ", &tm);
+	va_start(ap, fmt);
+	n += vsnprintf(line + n, sizeof(line) - (size_t)n - 1, fmt, ap);
+	va_end(ap);
+	if (n > (int)sizeof(line) - 2)
+		n = sizeof(line) - 2;
+	line[n++] = '\n';
+	/* One write per line: children log concurrently. */
+	if (write(STDOUT_FILENO, line, (size_t)n) < 0)
+		return;
+}
+
+static int serve_listen(struct server *sv)
+{
+	struct addrinfo hints = { .ai_socktype = SOCK_STREAM, .ai_flags = AI_NUMERICHOST | AI_NUMERICSERV | AI_PASSIVE };
+	struct addrinfo *ai;
+	char ps[16];
+	int one = 1, err;
+
+	snprintf(ps, sizeof(ps), "%u", sv->port);
+	if (getaddrinfo(sv->bind, ps, &hints, &ai)) {
+		usage_error("--bind: '%s' is not an IP address", sv->bind);
+		return EXIT_USAGE;
+	}
+	sv->lfd = socket(ai->ai_family, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+	setsockopt(sv->lfd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
+	err = sv->lfd < 0 || bind(sv->lfd, ai->ai_addr, ai->ai_addrlen) || listen(sv->lfd, 64) ? errno : 0;
+	freeaddrinfo(ai);
+	if (err) {
+		char what[160];
+
+		snprintf(what, sizeof(what), "cannot listen on %s port %u: %s", sv->bind, sv->port, strerror(err));
+		report_error(what, err == EADDRINUSE ? "another program (another path serve?) uses the port" :
+			     err == EADDRNOTAVAIL ? "no interface of this host has that address" : NULL,
+			     "pick another --port or --bind");
+		return EXIT_HOST;
+	}
+	return 0;
+}
+
+static void peer_str(const struct sockaddr_storage *ss, char *buf, size_t len)
+{
+	char host[64] = "?", port[16] = "?";
+
+	getnameinfo((const struct sockaddr *)ss, sizeof(*ss), host, sizeof(host), port, sizeof(port),
+		    NI_NUMERICHOST | NI_NUMERICSERV);
+	snprintf(buf, len, "%s:%s", host, port);
+}
+
+static void run_child(struct server *sv, int fd, const char *peer)
+{
+	struct ps_opts o = { .dev = sv->dev, .port = sv->dev_port, .gid_index = sv->gid_index, .mode = PQ_BUSY,
+			     .idle_timeout_ms = sv->idle_ms, .stop = &g_stop };
+	char summary[320];
+	uint64_t t0 = pp_now_us();
+	int rc;
+
+	close(sv->lfd);
+	fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK);
+	rc = ps_session(fd, &o, summary, sizeof(summary));
+	close(fd);
+	serve_log("session %s: %s (%.2f s)", peer, summary, (pp_now_us() - t0) / 1e6);
+	_exit(rc ? 1 : 0);
+}
+
+static void reap(struct server *sv)
+{
+	int status;
+	pid_t pid;
+
+	while ((pid = waitpid(-1, &status, WNOHANG)) > 0)
+		for (unsigned i = 0; i < MAX_SESSIONS; i++)
+			if (sv->pids[i] == pid) {
+				sv->pids[i] = 0;
+				sv->active--;
+				sv->done++;
+				sv->last_status = WIFEXITED(status) ? WEXITSTATUS(status) : 1;
+				if (WIFSIGNALED(status))
+					serve_log("session process %d killed by signal %d", (int)pid, WTERMSIG(status));
+			}
+}
+
+static void accept_one(struct server *sv)
+{
+	struct sockaddr_storage ss;
+	socklen_t sl = sizeof(ss);
+	char peer[96], busy[128];
+	int fd = accept4(sv->lfd, (struct sockaddr *)&ss, &sl, SOCK_CLOEXEC | SOCK_NONBLOCK);
+	pid_t pid;
+
+	if (fd < 0)
+		return;
+	peer_str(&ss, peer, sizeof(peer));
+	if (sv->active >= sv->max_sessions || (sv->once && sv->active + sv->done > 0)) {
+		snprintf(busy, sizeof(busy), "busy: %u sessions running (--max-sessions %u)", sv->active,
+			 sv->max_sessions);
+		pp_send_error(fd, EBUSY, busy);
+		close(fd);
+		serve_log("session %s: rejected: %s", peer, busy);
+		return;
+	}
+	pid = fork();
+	if (pid == 0)
+		run_child(sv, fd, peer);
+	close(fd);
+	if (pid < 0) {
+		serve_log("session %s: rejected: fork: %s", peer, strerror(errno));
+		return;
+	}
+	for (unsigned i = 0; i < MAX_SESSIONS; i++)
+		if (!sv->pids[i]) {
+			sv->pids[i] = pid;
+			break;
+		}
+	sv->active++;
+}
+
+static void stop_children(struct server *sv)
+{
+	int64_t deadline = pp_now_ms() + 3000;
+
+	for (unsigned i = 0; i < MAX_SESSIONS; i++)
+		if (sv->pids[i])
+			kill(sv->pids[i], SIGTERM);
+	while (sv->active && pp_now_ms() < deadline) {
+		usleep(20000);
+		reap(sv);
+	}
+	for (unsigned i = 0; i < MAX_SESSIONS; i++)
+		if (sv->pids[i])
+			kill(sv->pids[i], SIGKILL);
+	while (sv->active && waitpid(-1, NULL, 0) > 0)
+		sv->active--;
+}
+
+static int serve_loop(struct server *sv)
+{
+	while (!g_stop) {
+		struct pollfd p = { .fd = sv->lfd, .events = POLLIN };
+
+		reap(sv);
+		if (sv->once && sv->done)
+			break;
+		if (poll(&p, 1, 200) > 0 && (p.revents & POLLIN))
+			accept_one(sv);
+	}
+	if (g_stop)
+		serve_log("stopping: ending %u running sessions", sv->active);
+	stop_children(sv);
+	close(sv->lfd);
+	return sv->once && sv->done ? (sv->last_status ? EXIT_PROBLEM : EXIT_OK) : EXIT_OK;
+}
+
+static int path_serve(struct cmd_ctx *ctx)
+{
+	struct server sv = { .lfd = -1, .gid_index = -1 };
+	const struct opt_value *v;
+	static struct dev_port dp;
+	int rc;
+
+	if (ctx->argc) {
+		usage_error("path serve takes no arguments, got '%s'", ctx->argv[0]);
+		return EXIT_USAGE;
+	}
+	sv.port = opt_uint(ctx, "--port", PP_DEFAULT_PORT);
+	sv.max_sessions = opt_uint(ctx, "--max-sessions", 4);
+	sv.idle_ms = opt_uint(ctx, "--idle-timeout", 30) * 1000;
+	sv.once = ctx_opt(ctx, "--once")->set;
+	v = ctx_opt(ctx, "--bind");
+	sv.bind = v->set ? v->str : "0.0.0.0";
+	v = ctx_opt(ctx, "--dev");
+	if (v->set) {
+		if (parse_dev_port(v->str, &dp))
+			return EXIT_USAGE;
+		sv.dev = dp.dev;
+		sv.dev_port = dp.port ? dp.port : 1;
+	}
+	v = ctx_opt(ctx, "--gid-index");
+	if (v->set)
+		sv.gid_index = (int)v->num;
+	if (!host_has_rdma_device()) {
+		report_no_devices();
+		return EXIT_HOST;
+	}
+	rc = serve_listen(&sv);
+	if (rc)
+		return rc;
+	catch_stop_signals();
+	signal(SIGCHLD, SIG_DFL);
+	serve_log("listening on %s port %u (at most %u sessions, idle timeout %u s)", sv.bind, sv.port,
+		  sv.max_sessions, sv.idle_ms / 1000);
+	return serve_loop(&sv);
+}
+
+/* ------------------------------------------------------------------ tables */
+
+#define OPT_PORT { "--port", OPT_UINT, "N", "TCP port of the control channel (default 4792)", NULL, 1, 65535, 0 }
+#define OPT_GID { "--gid-index", OPT_STR, "N|auto", "GID index to use (default: the RoCE v2 GID of the address)", \
+		  NULL, 0, 0, 0 }
+
+static const struct cmd_opt test_opts[] = {
+	OPT_PORT,
+	{ "--dev", OPT_STR, "DEV[/PORT]", "local RDMA device and port (default: the route's)", NULL, 0, 0,
+	  COMPLETE_DEV_PORT },
+	OPT_GID,
+	{ "--tests", OPT_LIST, "LIST", "stages to run: rc,lat,write,read,send,ud,mtu,counters (default all)",
+	  test_choices, 0, 0, 0 },
+	{ "--size", OPT_UINT, "BYTES", "message size of the bandwidth tests (default 65536)", NULL, 1, PP_MAX_SIZE, 0 },
+	{ "--lat-size", OPT_UINT, "BYTES", "message size of the latency test (default 8)", NULL, 1, 4096, 0 },
+	{ "--iters", OPT_UINT, "N", "messages per test (default: 1000 for latency, --duration for bandwidth)", NULL,
+	  1, 100000000, 0 },
+	{ "--duration", OPT_UINT, "S", "seconds per bandwidth test (default 1)", NULL, 1, 600, 0 },
+	{ "--timeout", OPT_UINT, "S", "bound on the whole run (default: a few seconds per stage)", NULL, 1, 3600, 0 },
+	{ "--expect-bw", OPT_STR, "GBPS", "fail a bandwidth stage below this many Gb/s", NULL, 0, 0, 0 },
+	{ "--expect-lat", OPT_STR, "US", "fail the latency stage when p50 is above this many microseconds", NULL, 0,
+	  0, 0 },
+	{ 0 },
+};
+
+static const struct cmd_opt serve_opts[] = {
+	OPT_PORT,
+	{ "--bind", OPT_STR, "ADDR", "local address to listen on (default all)", NULL, 0, 0, COMPLETE_HOST },
+	{ "--once", OPT_FLAG, NULL, "exit after one session; exit status is the session's", NULL, 0, 0, 0 },
+	{ "--max-sessions", OPT_UINT, "N", "sessions at once, more are refused (default 4)", NULL, 1, MAX_SESSIONS, 0 },
+	{ "--idle-timeout", OPT_UINT, "S", "end a session silent for this long (default 30)", NULL, 1, 3600, 0 },
+	{ "--dev", OPT_STR, "DEV[/PORT]", "device to answer on (default: the one owning the address reached)", NULL,
+	  0, 0, COMPLETE_DEV_PORT },
+	{ "--gid-index", OPT_UINT, "N", "GID index to use (default: the RoCE v2 GID of the address reached)", NULL,
+	  0, 255, 0 },
+	{ 0 },
+};
+
+static const char *const test_keywords[] = { "peer", "loopback", NULL };
+
+static const struct action path_actions[] = {
+	{ "test", "{ peer ADDR | loopback [DEV[/PORT]] }",
+	  "staged RDMA test to a peer running path serve, or of this host with itself", path_test, 0, test_opts,
+	  COMPLETE_HOST, test_keywords },
+	{ "serve", "", "answer path test sessions from other hosts", path_serve, 0, serve_opts, COMPLETE_NONE, NULL },
+	{ 0 },
+};
+
+const struct object obj_path = { "path", "active RDMA tests between hosts (RC, UD, latency, bandwidth)",
+				 path_actions };

@@ -1,0 +1,120 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * The verbs side of `rdmadiag path`: address resolution with rdma_cm, the
+ * local configuration of a port, and one test session's resources (PD, CQ,
+ * one zeroed registered buffer, an RC and a UD QP) with timed QP transitions
+ * and completion polling that always has a deadline.
+ *
+ * Buffer layout: [0, region) is what the peer may write or read and where
+ * receives land; [region, 2*region) is the local source of sends and the
+ * target of reads.
+ */
+#ifndef RDMADIAG_PATHQ_H
+#define RDMADIAG_PATHQ_H
+
+#include <signal.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/socket.h>
+
+#include "pathproto.h"
+
+struct ibv_wc;
+
+#define PQ_CQ_DEPTH 512
+#define PQ_SQ_DEPTH 128
+#define PQ_RQ_DEPTH 128
+#define PQ_RECV_RING 64
+#define PQ_WINDOW 64		/* outstanding RDMA operations in bandwidth tests */
+#define PQ_SIGNAL_EVERY 16
+#define PQ_UD_GRH 40
+#define PQ_QKEY 0x11111111u
+
+enum pq_poll_mode {
+	PQ_BUSY,	/* spin on the CQ: lowest latency */
+	PQ_YIELD,	/* spin but yield the CPU: two ends on one CPU */
+	PQ_EVENT,	/* sleep on the completion channel */
+};
+
+/* Result of rdma_cm address and route resolution. */
+struct pq_route {
+	char dev[64];
+	unsigned port;
+	char src[64];		/* source IP, text */
+	uint8_t sgid[16];	/* as the route chose it */
+	int64_t addr_ms, route_ms;
+};
+
+/* Resolves peer (IPv4/IPv6 text). On failure, what[] says which layer. */
+int pq_resolve(const char *peer, int64_t deadline_ms, struct pq_route *out, char *what, size_t len);
+/* Which RDMA device and port own the local address sa (a control socket's). */
+int pq_dev_for_addr(const struct sockaddr *sa, char *dev, size_t devlen, unsigned *port, char *what,
+		    size_t len);
+
+/* Fills the pp_config of dev/port: link layer, MTUs, rate, netdev, and the
+ * GID: gid_index >= 0 as given, else the RoCE v2 GID of src_ip (text, may be
+ * NULL: the first RoCE v2 IPv4 GID, else index 0). */
+int pq_local_config(const char *dev, unsigned port, int gid_index, const char *src_ip, struct pp_config *out,
+		    char *what, size_t len);
+const char *pq_gid_type_str(unsigned pp_gid_type);
+void pq_gid_str(const uint8_t gid[16], char *buf, size_t len);
+
+struct pq {
+	struct ibv_context *ctx;
+	struct ibv_pd *pd;
+	struct ibv_comp_channel *ch;
+	struct ibv_cq *cq;
+	struct ibv_qp *rc, *ud;
+	struct ibv_mr *mr;
+	struct ibv_ah *ah;	/* to the peer's UD QP */
+	uint8_t *buf;
+	size_t region;
+	struct pp_config local;
+	uint32_t psn;
+	unsigned max_inline, rd_atom, path_mtu;	/* path_mtu: bytes, after RTR */
+	enum pq_poll_mode mode;
+	volatile sig_atomic_t *stop;	/* set by a signal handler: give up waits */
+	uint64_t t_init_us, t_rtr_us, t_rts_us;
+	unsigned spins;
+};
+
+int pq_open(struct pq *q, const struct pp_config *local, size_t region, char *what, size_t len);
+void pq_close(struct pq *q);
+void pq_local_qp(const struct pq *q, struct pp_qp *out);
+/* RESET->INIT of the RC QP, then RTR and RTS towards the peer; each timed. */
+int pq_rc_init(struct pq *q, char *what, size_t len);
+int pq_rc_connect(struct pq *q, const struct pp_config *peer, const struct pp_qp *pqp, char *what, size_t len);
+/* UD QP to RTS and an address handle to the peer's. */
+int pq_ud_connect(struct pq *q, const struct pp_config *peer, char *what, size_t len);
+
+int pq_post_recv(struct pq *q, bool ud, uint64_t wr_id);
+/* opcode: IBV_WR_SEND, IBV_WR_RDMA_WRITE, IBV_WR_RDMA_READ */
+int pq_post_rc(struct pq *q, int opcode, size_t len, uint64_t raddr, uint32_t rkey, bool signaled, uint64_t wr_id);
+int pq_post_ud(struct pq *q, size_t len, uint32_t remote_qpn, uint64_t wr_id);
+
+/* Waits until the CQ has completions or ctrl_fd (>= 0) is readable.
+ * 1: poll the CQ, 2: ctrl_fd readable, -ETIMEDOUT, -EINTR (stop set). */
+int pq_wait(struct pq *q, int ctrl_fd, int64_t deadline_ms);
+/* Polls up to max completions, waiting until the deadline for at least one. */
+int pq_poll(struct pq *q, struct ibv_wc *wc, int max, int64_t deadline_ms);
+
+/* What a bad completion usually means. */
+const char *pq_wc_meaning(int status);
+const char *pq_wc_status_str(int status);
+
+/* Port counters (hw_counters) before and after a test. */
+#define PQ_MAX_COUNTERS 96
+struct pq_counters {
+	unsigned n;
+	char name[PQ_MAX_COUNTERS][40];
+	uint64_t val[PQ_MAX_COUNTERS];
+};
+int pq_counters_read(const char *dev, unsigned port, struct pq_counters *out);
+/* Counters that moved between a and b into out (at most max); returns the count. */
+unsigned pq_counters_delta(const struct pq_counters *a, const struct pq_counters *b, struct pp_counter *out,
+			   unsigned max);
+/* Whether a counter name means trouble (errors, retries, sequence, RNR), and why. */
+const char *pq_counter_meaning(const char *name);
+
+#endif
