@@ -164,7 +164,7 @@ static void emit_stage(const struct stage *s, struct check_summary *sum)
 		struct field f = num_field_proto;
 
 		f.key = s->num[i].key;
-		out_double(&f, s->num[i].v, 3);
+		out_double(&f, s->num[i].v, s->num[i].v == floor(s->num[i].v) ? 0 : 3);
 	}
 	out_obj_end();
 }
@@ -191,6 +191,7 @@ struct tester {
 	struct pq_counters before;
 	unsigned recv_posted;
 	char subject[96];
+	char loop_dev[64];
 
 	/* loopback: the responder thread */
 	pthread_t thread;
@@ -273,6 +274,8 @@ static int tcp_connect(const char *host, unsigned port, int64_t deadline, char *
 	return -err;
 }
 
+static int first_active_device(char *dev, size_t len, unsigned *port);
+
 static void *responder_thread(void *arg)
 {
 	struct tester *t = arg;
@@ -291,6 +294,8 @@ static int start_loopback_responder(struct tester *t, char *why, size_t len)
 		return -errno;
 	}
 	t->thread_fd = sv[1];
+	if (!t->dev_arg && !first_active_device(t->loop_dev, sizeof(t->loop_dev), &t->dev_port))
+		t->dev_arg = t->loop_dev;
 	t->ps = (struct ps_opts){ .dev = t->dev_arg, .port = t->dev_port, .gid_index = t->gid_index,
 				  .mode = PQ_EVENT, .idle_timeout_ms = 10000, .stop = &g_stop };
 	if (pthread_create(&t->thread, NULL, responder_thread, t)) {
@@ -317,8 +322,11 @@ static void hello(struct tester *t, struct stage *s, int64_t deadline)
 	else
 		snprintf(why, sizeof(why), "%s", pp_strerror(rc));
 	if (!rc) {
-		check_measured(&s->r, "%s port %u answers (protocol %d, idle timeout %u ms)", peer_name(t), t->port,
-			       PP_VERSION, m.u.hello_ok.idle_timeout_ms);
+		if (t->peer)
+			check_measured(&s->r, "%s port %u answers (protocol %d, idle timeout %u ms)", t->peer, t->port,
+				       PP_VERSION, m.u.hello_ok.idle_timeout_ms);
+		else
+			check_measured(&s->r, "the in-process responder answers (protocol %d)", PP_VERSION);
 		check_verdict(&s->r, V_PASS, NULL);
 	} else if (rc == -EBADE) {
 		check_measured(&s->r, "%s refused the session: %s", peer_name(t), why);
@@ -530,9 +538,23 @@ static void stage_config(struct tester *t, struct stage *s)
 
 /* --- RC connect --- */
 
+/* Whether the peer closed the control channel: its serve died or was killed. */
+static bool peer_gone(const struct tester *t)
+{
+	struct pollfd p = { .fd = t->fd, .events = POLLIN };
+	char c;
+
+	if (t->fd < 0 || poll(&p, 1, 100) <= 0)
+		return false;
+	return (p.revents & (POLLHUP | POLLERR)) || recv(t->fd, &c, 1, MSG_PEEK | MSG_DONTWAIT) == 0;
+}
+
 static void wc_hint(struct stage *s, const struct tester *t, int status)
 {
-	if (status == IBV_WC_RETRY_EXC_ERR && t->q.local.link_layer == 2)
+	if (peer_gone(t))
+		check_verdict(&s->r, V_FAIL, "%s: %s closed the session: its rdmadiag path serve died or was killed "
+			      "(see its log)", pq_wc_status_str(status), peer_name(t));
+	else if (status == IBV_WC_RETRY_EXC_ERR && t->q.local.link_layer == 2)
 		check_verdict(&s->r, V_FAIL, "RoCE traffic (UDP 4791) is not getting through while the control "
 			      "channel works: a firewall drops UDP 4791, the GID/route is wrong, or the peer's RDMA "
 			      "stack does not answer");

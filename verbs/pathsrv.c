@@ -181,7 +181,7 @@ static int run_phase(struct srv *s, const struct pp_phase_msg *ph)
 
 	if (ph->phase < PH_LAT || ph->phase > PH_UD)
 		return fail(s, -EINVAL, "unknown phase %u", ph->phase);
-	if (ph->size > s->region - PQ_UD_GRH)
+	if (ph->size > s->region - (ph->phase == PH_UD ? PQ_UD_GRH : 0))
 		return fail(s, -EINVAL, "phase message size %u is over the session's %zu", ph->size, s->region);
 	rc = pp_send(s->fd, &m, idle_deadline(s));
 	if (rc)
