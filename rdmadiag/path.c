@@ -794,6 +794,8 @@ static void stage_latency(struct tester *t, struct stage *s)
 
 /* --- bandwidth --- */
 
+#define BW_TAG (1ull << 62)
+
 struct bw_run {
 	uint64_t posted, completed, bytes;
 	double secs;
@@ -817,7 +819,7 @@ static void bw_loop(struct tester *t, int opcode, int64_t deadline, struct bw_ru
 			bool last = t->iters && b->posted + 1 == t->iters;
 			bool sig = (b->posted + 1) % PQ_SIGNAL_EVERY == 0 || last || !bw_more(t, b, t_end);
 
-			if (pq_post_rc(&t->q, opcode, t->size, t->rqp.addr, t->rqp.rkey, sig, b->posted + 1)) {
+			if (pq_post_rc(&t->q, opcode, t->size, t->rqp.addr, t->rqp.rkey, sig, BW_TAG | (b->posted + 1))) {
 				b->err = -EIO;
 				return;
 			}
@@ -836,8 +838,10 @@ static void bw_loop(struct tester *t, int opcode, int64_t deadline, struct bw_ru
 				b->wc_status = wc[i].status;
 				return;
 			}
-			if (!(wc[i].opcode & IBV_WC_RECV))
-				b->completed = wc[i].wr_id;	/* everything before it is done too */
+			/* A signaled completion means everything posted before it is done too;
+			 * the tag keeps late completions of the latency stage out. */
+			if (!(wc[i].opcode & IBV_WC_RECV) && (wc[i].wr_id & BW_TAG))
+				b->completed = wc[i].wr_id & ~BW_TAG;
 		}
 	}
 	b->secs = (now_ns() - t0) / 1e9;
