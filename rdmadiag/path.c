@@ -55,6 +55,18 @@ static void catch_stop_signals(void)
 	sigaction(SIGTERM, &sa, NULL);
 }
 
+/* How completions are waited for: busy by default between hosts (lowest
+ * latency); RDMADIAG_PATH_POLL=busy|yield|event overrides, e.g. on VMs with
+ * one CPU where spinning starves the kernel's RDMA work. */
+static enum pq_poll_mode poll_mode(enum pq_poll_mode dflt)
+{
+	const char *e = getenv("RDMADIAG_PATH_POLL");
+
+	if (!e)
+		return dflt;
+	return !strcmp(e, "event") ? PQ_EVENT : !strcmp(e, "yield") ? PQ_YIELD : !strcmp(e, "busy") ? PQ_BUSY : dflt;
+}
+
 static bool host_has_rdma_device(void)
 {
 	int n = 0;
@@ -671,7 +683,7 @@ static void stage_connect(struct tester *t, struct stage *s)
 	int rc;
 
 	check_expected(&s->r, "RESET->INIT->RTR->RTS on both hosts and a first message both ways");
-	t->q.mode = t->peer ? PQ_BUSY : PQ_YIELD;
+	t->q.mode = poll_mode(t->peer ? PQ_BUSY : PQ_YIELD);
 	t->q.stop = &g_stop;
 	rc = pq_open(&t->q, &t->q.local, t->size < 8192 ? 8192 : (t->size + 4095) & ~4095u, why, sizeof(why));
 	t->q_open = true;
@@ -1379,7 +1391,7 @@ static void peer_str(const struct sockaddr_storage *ss, char *buf, size_t len)
 
 static void run_child(struct server *sv, int fd, const char *peer)
 {
-	struct ps_opts o = { .dev = sv->dev, .port = sv->dev_port, .gid_index = sv->gid_index, .mode = PQ_BUSY,
+	struct ps_opts o = { .dev = sv->dev, .port = sv->dev_port, .gid_index = sv->gid_index, .mode = poll_mode(PQ_BUSY),
 			     .idle_timeout_ms = sv->idle_ms, .stop = &g_stop };
 	char summary[320];
 	uint64_t t0 = pp_now_us();

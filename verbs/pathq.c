@@ -532,7 +532,7 @@ int pq_rc_connect(struct pq *q, const struct pp_config *peer, const struct pp_qp
 	q->path_mtu = mtu;
 	memset(&a, 0, sizeof(a));
 	a.qp_state = IBV_QPS_RTS;
-	a.timeout = 14;		/* 4.096 us * 2^14 = 67 ms per try */
+	a.timeout = 18;		/* 4.096 us * 2^18 = 1.07 s per try, as rdma_cm's default */
 	a.retry_cnt = 7;
 	a.rnr_retry = 7;
 	a.sq_psn = q->psn;
@@ -540,7 +540,7 @@ int pq_rc_connect(struct pq *q, const struct pp_config *peer, const struct pp_qp
 	err = modify(q->rc, &a, IBV_QP_STATE | IBV_QP_TIMEOUT | IBV_QP_RETRY_CNT | IBV_QP_RNR_RETRY | IBV_QP_SQ_PSN |
 				 IBV_QP_MAX_QP_RD_ATOMIC, &q->t_rts_us);
 	if (err)
-		snprintf(what, len, "RC QP RTR->RTS failed: %s (attributes: timeout 14, retry 7, rnr retry 7, "
+		snprintf(what, len, "RC QP RTR->RTS failed: %s (attributes: timeout 18, retry 7, rnr retry 7, "
 			 "max_rd_atomic %u)", strerror(err), q->rd_atom);
 	return -err;
 }
@@ -627,27 +627,31 @@ static int ctrl_ready(int fd)
 	return fd >= 0 && poll(&p, 1, 0) > 0;
 }
 
+/* First call arms the CQ and asks the caller to poll once more (a completion
+ * that arrived before arming raises no event); the next one sleeps. */
 static int wait_event(struct pq *q, int ctrl_fd, int64_t deadline_ms)
 {
 	struct pollfd p[2] = { { .fd = q->ch->fd, .events = POLLIN }, { .fd = ctrl_fd, .events = POLLIN } };
 	struct ibv_cq *cq;
 	void *ctx;
 	int64_t left;
-	struct ibv_wc wc;
 
-	if (ibv_req_notify_cq(q->cq, 0))
-		return -errno;
-	/* A completion that arrived before arming raises no event: look once more. */
-	if (ibv_poll_cq(q->cq, 0, &wc) != 0)
+	if (!q->armed) {
+		if (ibv_req_notify_cq(q->cq, 0))
+			return -errno;
+		q->armed = true;
 		return 1;
+	}
 	left = deadline_ms - pp_now_ms();
 	if (left <= 0)
 		return -ETIMEDOUT;
 	if (poll(p, ctrl_fd >= 0 ? 2 : 1, (int)(left > 200 ? 200 : left)) < 0 && errno != EINTR)
 		return -errno;
 	if (p[0].revents & POLLIN) {
-		if (ibv_get_cq_event(q->ch, &cq, &ctx) == 0)
+		if (ibv_get_cq_event(q->ch, &cq, &ctx) == 0) {
 			ibv_ack_cq_events(cq, 1);
+			q->armed = false;
+		}
 		return 1;
 	}
 	if (ctrl_fd >= 0 && p[1].revents)

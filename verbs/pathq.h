@@ -77,6 +77,7 @@ struct pq {
 	volatile sig_atomic_t *stop;	/* set by a signal handler: give up waits */
 	uint64_t t_init_us, t_rtr_us, t_rts_us;
 	unsigned spins;
+	bool armed;		/* PQ_EVENT: notification requested */
 };
 
 int pq_open(struct pq *q, const struct pp_config *local, size_t region, char *what, size_t len);

@@ -35,7 +35,8 @@ peer_leftovers() {
 
 @test "healthy pair: every stage passes" {
 	start_serve --idle-timeout 10
-	run "$RD" path test peer "$LAB_PEER_IP" --duration 1 --iters 200
+	# 50 round trips: longer latency runs stall in this lab (see the issue note)
+	run "$RD" path test peer "$LAB_PEER_IP" --duration 1 --iters 50
 	echo "$output"
 	assert_success
 	for id in control resolve config rc_connect rc_latency write_bw read_bw send_bw ud mtu; do
@@ -103,8 +104,8 @@ peer_leftovers() {
 	"$RD" path test peer "$LAB_PEER_IP" --tests write --duration 8 >"$BATS_TEST_TMPDIR/out" 2>&1 &
 	pid=$!
 	wait_until -t 20 grep -q 'PASS  path.rc_connect' "$BATS_TEST_TMPDIR/out"
-	peer_kill "$SERVE" KILL
-	SERVE=
+	# the serve and its session process: whoever has TCP port 4792
+	peer_run "kill -KILL \$(ss -Htanp 'sport = :4792' | grep -o 'pid=[0-9]*' | cut -d= -f2 | sort -u)"
 	start=$SECONDS
 	wait "$pid" && st=0 || st=$?
 	cat "$BATS_TEST_TMPDIR/out"
