@@ -54,10 +54,11 @@ static int match_word(const char *word, const void *base, size_t stride, bool sk
 
 		if (!name)
 			break;
-		if (skip_hidden && (*(const unsigned *)((const char *)base + i * stride + flags_off) & HIDDEN))
-			continue;
+		/* hidden aliases ("list") match when typed in full, never as a prefix */
 		if (!strcmp(name, word))
 			return i;
+		if (skip_hidden && (*(const unsigned *)((const char *)base + i * stride + flags_off) & HIDDEN))
+			continue;
 		if (len && !strncmp(name, word, len)) {
 			found = i;
 			n++;

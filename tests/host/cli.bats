@@ -92,3 +92,12 @@ load helpers
 	assert_failure 3
 	assert_output --partial 'no RDMA support'
 }
+
+@test "a hidden alias works when typed in full, and is no prefix candidate" {
+	run rd --replay "$FIXTURES/lab-rxe" dev list
+	assert_success
+	assert_output --partial 'rxe0'
+	run rd link l
+	assert_failure 2
+	assert_output --partial "unknown action 'l'"
+}
