@@ -1005,7 +1005,7 @@ static void stage_ud(struct tester *t, struct stage *s)
 		rc = phase_end(t, &d, deadline, why, sizeof(why));
 	if (rc) {
 		check_measured(&s->r, "%s", wcs ? pq_wc_status_str(wcs) : why);
-		check_verdict(&s->r, V_FAIL, wcs ? pq_wc_meaning(wcs) : "the peer stopped answering");
+		check_verdict(&s->r, V_FAIL, "%s", wcs ? pq_wc_meaning(wcs) : "the peer stopped answering");
 		return;
 	}
 	check_measured(&s->r, "%u of %u datagrams of %u bytes came back (peer received %u)", back, count, size,
@@ -1042,7 +1042,7 @@ static void stage_mtu(struct tester *t, struct stage *s)
 	}
 	if (rc) {
 		check_measured(&s->r, "%s", wcs ? pq_wc_status_str(wcs) : why);
-		check_verdict(&s->r, V_FAIL, wcs ? pq_wc_meaning(wcs) : "the peer stopped answering");
+		check_verdict(&s->r, V_FAIL, "%s", wcs ? pq_wc_meaning(wcs) : "the peer stopped answering");
 		return;
 	}
 	check_measured(&s->r, "largest UD payload that crosses: %u; RC path MTU %u; active MTU %u here, %u on "
