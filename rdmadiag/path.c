@@ -213,6 +213,13 @@ struct tester {
 	char ps_summary[256];
 };
 
+/* Budget of a measuring stage: its duration plus slack, or with --iters a
+ * generous bound (the rate is unknown up front); --timeout caps both. */
+static int64_t run_budget_ms(const struct tester *t)
+{
+	return t->iters ? 120000 : 5000 + (int64_t)t->duration_s * 1000;
+}
+
 static int64_t stage_deadline(const struct tester *t, int64_t budget_ms)
 {
 	int64_t d = pp_now_ms() + budget_ms;
@@ -769,7 +776,7 @@ static void latency_result(struct tester *t, struct stage *s, uint64_t *rtt, uns
 
 static void stage_latency(struct tester *t, struct stage *s)
 {
-	int64_t deadline = stage_deadline(t, 5000 + (int64_t)t->duration_s * 1000);
+	int64_t deadline = stage_deadline(t, run_budget_ms(t));
 	unsigned n = 0, iters = t->iters ? t->iters : 1000;
 	uint64_t *rtt = calloc(iters, sizeof(*rtt));
 	struct pp_phase_done d;
@@ -907,7 +914,7 @@ static void stage_rdma_bw(struct tester *t, struct stage *s, int opcode)
 	struct bw_run b = { 0 };
 
 	expect_bw_text(t, s, "every operation completes");
-	bw_loop(t, opcode, stage_deadline(t, 5000 + (int64_t)t->duration_s * 1000), &b);
+	bw_loop(t, opcode, stage_deadline(t, run_budget_ms(t)), &b);
 	if (b.err || b.wc_status)
 		bw_fail(t, s, &b);
 	else
@@ -916,7 +923,7 @@ static void stage_rdma_bw(struct tester *t, struct stage *s, int opcode)
 
 static void stage_send_bw(struct tester *t, struct stage *s)
 {
-	int64_t deadline = stage_deadline(t, 5000 + (int64_t)t->duration_s * 1000);
+	int64_t deadline = stage_deadline(t, run_budget_ms(t));
 	struct pp_phase_done d;
 	struct bw_run b = { 0 };
 	char why[256];
