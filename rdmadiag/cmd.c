@@ -210,6 +210,23 @@ static int parse_uint(const char *s, unsigned long long min, unsigned long long 
 	return 0;
 }
 
+int parse_decimal(const char *s, double min, double max, double *out)
+{
+	char *end;
+	double v;
+
+	/* Digits and one dot only: no sign, exponent, hex, inf or nan. */
+	if (!s || !*s || strspn(s, "0123456789.") != strlen(s) || strchr(s, '.') != strrchr(s, '.') ||
+	    !strcmp(s, "."))
+		return -1;
+	errno = 0;
+	v = strtod(s, &end);
+	if (errno || *end || v < min || v > max)
+		return -1;
+	*out = v;
+	return 0;
+}
+
 static bool in_choices(const char *const *choices, const char *v)
 {
 	for (int i = 0; choices[i]; i++)
@@ -254,6 +271,13 @@ static int set_opt_value(const struct cmd_opt *opt, struct opt_value *v, const c
 		if (parse_uint(value, opt->min, opt->max, &v->num)) {
 			usage_error("%s: '%s' is not a whole number in %llu..%llu", opt->name, value,
 				    opt->min, opt->max);
+			return -1;
+		}
+		break;
+	case OPT_DECIMAL:
+		if (parse_decimal(value, (double)opt->min, (double)opt->max, &v->dbl)) {
+			usage_error("%s: '%s' is not a number in %llu..%llu (fractions like 0.5 allowed)", opt->name,
+				    value, opt->min, opt->max);
 			return -1;
 		}
 		break;
@@ -448,6 +472,9 @@ int cmd_dispatch(int argc, char **argv)
 	if (parse_action_args(&ctx, argc, argv))
 		return EXIT_USAGE;
 
+	/* Set before out_begin(): a stream has no enclosing document. */
+	if (a->flags & OUTPUT_STREAM)
+		out_set_stream(true);
 	out_begin();
 	int rc = a->run(&ctx);
 

@@ -10,5 +10,12 @@ const struct object *const all_objects[] = {
 	&obj_gid,
 	&obj_counter,
 	&obj_path,
+	&obj_qp,
+	&obj_res,
+	&obj_cq,
+	&obj_mr,
+	&obj_pd,
+	&obj_cm,
+	&obj_srq,
 	NULL,
 };

@@ -10,5 +10,7 @@ extern const struct object obj_link;	/* link.c */
 extern const struct object obj_gid;	/* gid.c */
 extern const struct object obj_counter;	/* counter.c */
 extern const struct object obj_path;	/* path.c */
+extern const struct object obj_qp;	/* qp.c */
+extern const struct object obj_res, obj_cq, obj_mr, obj_pd, obj_cm, obj_srq;	/* res_objects.c */
 
 #endif

@@ -45,6 +45,7 @@ enum opt_kind {
 	OPT_STR,	/* free string */
 	OPT_CHOICE,	/* one of choices[] */
 	OPT_LIST,	/* comma separated list; choices[] if given */
+	OPT_DECIMAL,	/* non-negative decimal number ("0.5") in [min, max], in opt_value.dbl */
 };
 
 /* What the positional arguments or an option value name, for completion. */
@@ -72,6 +73,7 @@ struct opt_value {
 	bool set;
 	const char *str;
 	unsigned long long num;
+	double dbl;		/* OPT_DECIMAL */
 };
 
 #define MAX_OPTS 32
@@ -92,6 +94,7 @@ enum action_flags {
 	NEEDS_NETLINK = 1u << 0,	/* opens NETLINK_RDMA */
 	NEEDS_VERBS = 1u << 1,		/* opens libibverbs */
 	HIDDEN = 1u << 2,		/* not listed in help */
+	OUTPUT_STREAM = 1u << 3,	/* JSON lines: one object per line, flushed (watch) */
 };
 
 struct action {
@@ -125,6 +128,8 @@ const struct object *object_find(const char *word, int *ambiguous);
 void print_top_help(void);
 int opt_index(const struct action *a, const char *name);
 const struct opt_value *ctx_opt(const struct cmd_ctx *ctx, const char *name);
+/* "1", "0.25", "2.": a plain non-negative decimal in [min, max]; 0 or -1. */
+int parse_decimal(const char *s, double min, double max, double *out);
 
 /*
  * Error reporting: what failed, the likely cause, the next step.

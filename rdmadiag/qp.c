@@ -1,0 +1,471 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * rdmadiag qp: queue pairs from the kernel's resource tracking
+ * (RDMA_NLDEV_CMD_RES_QP_GET), and `qp watch`, which polls them and reports
+ * only what changes. The kernel sends no QP state events, so watch dumps
+ * each device once per round and diffs against a hash table keyed by
+ * (device, lqpn).
+ */
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "../netlink/res.h"
+#include "objects.h"
+#include "output.h"
+#include "resource.h"
+
+enum {
+	F_LQPN, F_TYPE, F_STATE, F_RQPN, F_SQ_PSN, F_RQ_PSN, F_PATH_MIG, F_PDN,
+	F_EVENT, F_TIME, F_OLD_STATE, F_SECONDS, F_FLAG, F_REASON,
+};
+
+static const struct field qp_fields[] = {
+	[F_LQPN] = { "lqpn", NULL, FT_U64, 0, NULL },
+	[F_TYPE] = { "type", NULL, FT_TOKEN, 0, NULL },
+	[F_STATE] = { "state", NULL, FT_TOKEN, FF_GOODBAD, NULL },
+	[F_RQPN] = { "rqpn", NULL, FT_U64, 0, NULL },
+	[F_SQ_PSN] = { "sq_psn", NULL, FT_U64, 0, NULL },
+	[F_RQ_PSN] = { "rq_psn", NULL, FT_U64, 0, NULL },
+	[F_PATH_MIG] = { "path_mig_state", NULL, FT_TOKEN, 0, NULL },
+	[F_PDN] = { "pdn", NULL, FT_U64, 0, NULL },
+	[F_EVENT] = { "event", NULL, FT_TOKEN, FF_HEAD, NULL },
+	[F_TIME] = { "time", NULL, FT_DOUBLE, 0, NULL },
+	[F_OLD_STATE] = { "old_state", "from", FT_TOKEN, FF_GOODBAD, NULL },
+	[F_SECONDS] = { "seconds_in_old_state", "after", FT_DOUBLE, 0, "s" },
+	[F_FLAG] = { "flag", NULL, FT_TOKEN, FF_GOODBAD, NULL },
+	[F_REASON] = { "reason", NULL, FT_STR, 0, NULL },
+};
+
+static int parse_qp_type(const char *s) { return rd_qp_type_parse(s); }
+static int parse_qp_state(const char *s) { return rd_qp_state_parse(s); }
+
+static const struct rfilter_key qp_keys[] = {
+	{ "lqpn", RF_ID, RFK_NUM, NULL, NULL },
+	{ "rqpn", RF_RQPN, RFK_NUM, NULL, NULL },
+	{ "type", RF_TYPE, RFK_ENUM, parse_qp_type, "rc uc ud gsi smi raw_packet xrc_ini xrc_tgt driver" },
+	{ "state", RF_STATE, RFK_ENUM, parse_qp_state, "reset init rtr rts sqd sqe err" },
+	{ "pdn", RF_PDN, RFK_NUM, NULL, NULL },
+	RFILTER_KEY_PID,
+	RFILTER_KEY_COMM,
+	{ NULL },
+};
+
+static const char *const qp_keywords[] = { "lqpn", "rqpn", "type", "state", "pdn", "pid", "comm", NULL };
+
+/* The QP's own values, after the link head. */
+static void out_qp_body(const struct rd_res *r)
+{
+	out_u64(&qp_fields[F_LQPN], r->id);
+	if (rd_res_has(r, RF_TYPE))
+		out_enum(&qp_fields[F_TYPE], rd_qp_type_token(r->type), rd_qp_type_name(r->type));
+	if (rd_res_has(r, RF_STATE))
+		out_enum(&qp_fields[F_STATE], rd_qp_state_token(r->state), rd_qp_state_name(r->state));
+	if (rd_res_has(r, RF_RQPN))
+		out_u64(&qp_fields[F_RQPN], r->rqpn);
+	if (rd_res_has(r, RF_SQ_PSN))
+		out_u64(&qp_fields[F_SQ_PSN], r->sq_psn);
+	if (rd_res_has(r, RF_RQ_PSN))
+		out_u64(&qp_fields[F_RQ_PSN], r->rq_psn);
+	if (rd_res_has(r, RF_PATH_MIG))
+		out_enum(&qp_fields[F_PATH_MIG], rd_path_mig_token(r->path_mig), rd_path_mig_name(r->path_mig));
+	if (rd_res_has(r, RF_PDN))
+		out_u64(&qp_fields[F_PDN], r->pdn);
+	res_out_owner(r);
+}
+
+static int print_qp(const struct rd_res *r, void *data)
+{
+	unsigned *count = data;
+
+	(*count)++;
+	out_obj_begin(NULL);
+	res_out_link(r);
+	out_qp_body(r);
+	out_obj_end();
+	return 0;
+}
+
+static int qp_show(struct cmd_ctx *ctx)
+{
+	struct res_query q;
+	unsigned count = 0;
+	int rc;
+
+	if (res_query_parse(ctx, qp_keys, &q))
+		return EXIT_USAGE;
+	rc = nl_require();
+	if (rc)
+		return rc;
+	out_list_begin("qps");
+	rc = res_walk(&q, RD_RES_QP, "lqpn", print_qp, &count, NULL);
+	out_list_end();
+	return rc;
+}
+
+/* ---- watch ---- */
+
+#define MAX_WATCH_DEVS 64
+
+struct qp_track {
+	uint32_t dev_index, lqpn, port, pid;
+	uint8_t state, type;
+	bool has_pid, has_port;
+	bool used, seen, flagged_stuck;
+	double since;			/* when it entered `state` (or was first seen) */
+	struct qp_track *next;		/* hash chain */
+};
+
+struct watch {
+	const struct res_query *q;
+	struct qp_track **bucket;
+	unsigned nbuckets, nqps;
+	double now, last_change, stuck;
+	double t0;
+	unsigned round;
+	bool flagged;			/* any QP flagged: exit 1 */
+	/* Names of the devices seen, for QPs reported after they are gone. */
+	int ndevs;
+	uint32_t dev_index[MAX_WATCH_DEVS];
+	char dev_name[MAX_WATCH_DEVS][64];
+};
+
+static volatile sig_atomic_t stop_requested;
+
+static void on_sigint(int sig)
+{
+	(void)sig;
+	stop_requested = 1;
+}
+
+static double now_sec(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+static unsigned qp_hash(const struct watch *w, uint32_t dev, uint32_t lqpn)
+{
+	return (lqpn * 2654435761u ^ dev * 40503u) & (w->nbuckets - 1);
+}
+
+static struct qp_track *track_find(struct watch *w, uint32_t dev, uint32_t lqpn)
+{
+	for (struct qp_track *t = w->bucket[qp_hash(w, dev, lqpn)]; t; t = t->next)
+		if (t->dev_index == dev && t->lqpn == lqpn)
+			return t;
+	return NULL;
+}
+
+/* Doubles the table when it is 3/4 full, so chains stay short at any count. */
+static void track_grow(struct watch *w)
+{
+	unsigned old_n = w->nbuckets;
+	struct qp_track **old = w->bucket;
+	struct qp_track **nb;
+
+	if (w->nqps * 4 < w->nbuckets * 3)
+		return;
+	nb = calloc(old_n * 2, sizeof(*nb));
+	if (!nb)
+		return;	/* keep the old table: slower, still correct */
+	w->bucket = nb;
+	w->nbuckets = old_n * 2;
+	for (unsigned i = 0; i < old_n; i++) {
+		for (struct qp_track *t = old[i], *next; t; t = next) {
+			unsigned h = qp_hash(w, t->dev_index, t->lqpn);
+
+			next = t->next;
+			t->next = nb[h];
+			nb[h] = t;
+		}
+	}
+	free(old);
+}
+
+static struct qp_track *track_add(struct watch *w, const struct rd_res *r)
+{
+	struct qp_track *t = calloc(1, sizeof(*t));
+	unsigned h;
+
+	if (!t)
+		return NULL;
+	t->dev_index = r->dev_index;
+	t->lqpn = r->id;
+	t->state = r->state;
+	t->type = r->type;
+	t->port = r->port;
+	t->has_port = rd_res_has(r, RF_PORT);
+	t->pid = r->pid;
+	t->has_pid = rd_res_has(r, RF_PID);
+	t->since = w->now;
+	h = qp_hash(w, t->dev_index, t->lqpn);
+	t->next = w->bucket[h];
+	w->bucket[h] = t;
+	w->nqps++;
+	track_grow(w);
+	return t;
+}
+
+/* One event line: head (event name), time, QP, then what is special to it. */
+static void event_begin(struct watch *w, const char *event)
+{
+	out_obj_begin(NULL);
+	out_token(&qp_fields[F_EVENT], event);
+	out_double(&qp_fields[F_TIME], w->now - w->t0, 3);
+}
+
+static void event_end(void)
+{
+	out_obj_end();
+	fflush(stdout);
+}
+
+static void emit_qp_event(struct watch *w, const char *event, const struct rd_res *r)
+{
+	event_begin(w, event);
+	res_out_link(r);
+	out_qp_body(r);
+	event_end();
+}
+
+static void emit_transition(struct watch *w, const struct rd_res *r, uint8_t old, double secs)
+{
+	event_begin(w, "state");
+	res_out_link(r);
+	out_u64(&qp_fields[F_LQPN], r->id);
+	out_enum(&qp_fields[F_OLD_STATE], rd_qp_state_token(old), rd_qp_state_name(old));
+	out_enum(&qp_fields[F_STATE], rd_qp_state_token(r->state), rd_qp_state_name(r->state));
+	out_double(&qp_fields[F_SECONDS], secs, 1);
+	if (rd_res_has(r, RF_TYPE))
+		out_enum(&qp_fields[F_TYPE], rd_qp_type_token(r->type), rd_qp_type_name(r->type));
+	res_out_owner(r);
+	event_end();
+}
+
+static void emit_flag(struct watch *w, const struct rd_res *r, const char *flag, const char *reason)
+{
+	w->flagged = true;
+	event_begin(w, "flag");
+	res_out_link(r);
+	out_qp_body(r);
+	out_enum(&qp_fields[F_FLAG], "fail", flag);
+	out_str(&qp_fields[F_REASON], reason);
+	event_end();
+}
+
+static bool is_broken_state(uint8_t s)
+{
+	return s == 4 || s == 5 || s == 6;	/* SQD, SQE, ERR */
+}
+
+static bool is_stuck_state(uint8_t s)
+{
+	return s == 1 || s == 2;	/* INIT, RTR: the connection never completed */
+}
+
+static void check_flags(struct watch *w, struct qp_track *t, const struct rd_res *r, bool entered)
+{
+	char reason[160];
+
+	if (entered && is_broken_state(r->state)) {
+		snprintf(reason, sizeof(reason), "QP entered %s", rd_qp_state_name(r->state));
+		emit_flag(w, r, "broken", reason);
+	}
+	if (!t->flagged_stuck && is_stuck_state(r->state) && w->now - t->since >= w->stuck) {
+		t->flagged_stuck = true;
+		snprintf(reason, sizeof(reason), "QP in %s for %.1f s (more than --stuck %.1f s)",
+			 rd_qp_state_name(r->state), w->now - t->since, w->stuck);
+		emit_flag(w, r, "stuck", reason);
+	}
+}
+
+static void remember_dev(struct watch *w, const struct rd_res *r)
+{
+	for (int i = 0; i < w->ndevs; i++)
+		if (w->dev_index[i] == r->dev_index)
+			return;
+	if (w->ndevs < MAX_WATCH_DEVS) {
+		w->dev_index[w->ndevs] = r->dev_index;
+		snprintf(w->dev_name[w->ndevs++], sizeof(w->dev_name[0]), "%s", r->dev_name);
+	}
+}
+
+static const char *dev_name_of(const struct watch *w, uint32_t index)
+{
+	for (int i = 0; i < w->ndevs; i++)
+		if (w->dev_index[i] == index)
+			return w->dev_name[i];
+	return "?";
+}
+
+static int watch_qp(const struct rd_res *r, void *data)
+{
+	struct watch *w = data;
+	struct qp_track *t = track_find(w, r->dev_index, r->id);
+
+	remember_dev(w, r);
+	if (!t) {
+		t = track_add(w, r);
+		if (!t)
+			return 0;
+		t->seen = true;
+		emit_qp_event(w, w->round == 0 ? "present" : "created", r);
+		if (w->round)
+			w->last_change = w->now;
+		check_flags(w, t, r, true);
+		return 0;
+	}
+	t->seen = true;
+	if (t->state != r->state) {
+		emit_transition(w, r, t->state, w->now - t->since);
+		t->state = r->state;
+		t->since = w->now;
+		t->flagged_stuck = false;
+		w->last_change = w->now;
+		check_flags(w, t, r, true);
+		return 0;
+	}
+	check_flags(w, t, r, false);
+	return 0;
+}
+
+/* The QP is gone: report it from what was kept of it. */
+static void emit_destroyed(struct watch *w, const struct qp_track *t)
+{
+	struct rd_res r = { .kind = RD_RES_QP, .dev_index = t->dev_index, .id = t->lqpn, .port = t->port,
+			    .pid = t->pid, .type = t->type, .state = t->state };
+
+	r.dev_name = dev_name_of(w, t->dev_index);
+	r.has = 1u << RF_ID | 1u << RF_TYPE | (t->has_port ? 1u << RF_PORT : 0) | (t->has_pid ? 1u << RF_PID : 0);
+	event_begin(w, "destroyed");
+	res_out_link(&r);
+	out_u64(&qp_fields[F_LQPN], t->lqpn);
+	out_enum(&qp_fields[F_TYPE], rd_qp_type_token(t->type), rd_qp_type_name(t->type));
+	out_enum(&qp_fields[F_OLD_STATE], rd_qp_state_token(t->state), rd_qp_state_name(t->state));
+	if (t->has_pid)
+		out_u64(&(const struct field){ "pid", NULL, FT_U64, 0, NULL }, t->pid);
+	event_end();
+}
+
+/* QPs not seen in this round are gone. */
+static void sweep(struct watch *w)
+{
+	for (unsigned i = 0; i < w->nbuckets; i++) {
+		struct qp_track **pp = &w->bucket[i];
+
+		while (*pp) {
+			struct qp_track *t = *pp;
+
+			if (t->seen) {
+				t->seen = false;
+				pp = &t->next;
+				continue;
+			}
+			emit_destroyed(w, t);
+			w->last_change = w->now;
+			*pp = t->next;
+			free(t);
+			w->nqps--;
+		}
+	}
+}
+
+static void watch_free(struct watch *w)
+{
+	for (unsigned i = 0; i < w->nbuckets; i++)
+		for (struct qp_track *t = w->bucket[i], *next; t; t = next) {
+			next = t->next;
+			free(t);
+		}
+	free(w->bucket);
+}
+
+/* Sleeps up to `secs`, waking early on SIGINT. */
+static void nap(double secs)
+{
+	struct timespec ts = { (time_t)secs, (long)((secs - (time_t)secs) * 1e9) };
+
+	while (!stop_requested && nanosleep(&ts, &ts) < 0 && errno == EINTR)
+		;
+}
+
+static int watch_round(struct watch *w)
+{
+	w->now = now_sec();
+	int rc = res_walk(w->q, RD_RES_QP, "lqpn", watch_qp, w, NULL);
+
+	if (rc)
+		return rc;
+	sweep(w);
+	w->round++;
+	return EXIT_OK;
+}
+
+static int qp_watch(struct cmd_ctx *ctx)
+{
+	struct res_query q;
+	struct watch w = { .q = &q, .nbuckets = 1024 };
+	const struct opt_value *count = ctx_opt(ctx, "--count");
+	const struct opt_value *stable = ctx_opt(ctx, "--until-stable");
+	double interval = ctx_opt(ctx, "--interval")->set ? ctx_opt(ctx, "--interval")->dbl : 1.0;
+	struct sigaction sa = { .sa_handler = on_sigint };
+	int rc;
+
+	if (res_query_parse(ctx, qp_keys, &q))
+		return EXIT_USAGE;
+	w.stuck = ctx_opt(ctx, "--stuck")->set ? ctx_opt(ctx, "--stuck")->dbl : 5.0;
+	rc = nl_require();
+	if (rc)
+		return rc;
+	w.bucket = calloc(w.nbuckets, sizeof(*w.bucket));
+	if (!w.bucket) {
+		report_error("out of memory", NULL, NULL);
+		return EXIT_RUNTIME;
+	}
+	/* No SA_RESTART: SIGINT must cut the sleep short. */
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	w.t0 = w.last_change = now_sec();
+	while (!stop_requested) {
+		rc = watch_round(&w);
+		if (rc)
+			break;
+		if (count->set && w.round >= count->num)
+			break;
+		if (stable->set && w.now - w.last_change >= stable->dbl)
+			break;
+		nap(interval);
+	}
+	watch_free(&w);
+	if (rc)
+		return rc;
+	return w.flagged ? EXIT_PROBLEM : EXIT_OK;
+}
+
+static const struct cmd_opt qp_watch_opts[] = {
+	{ "--interval", OPT_DECIMAL, "S", "seconds between polls (default 1; fractions allowed)", NULL, 0, 3600, 0 },
+	{ "--count", OPT_UINT, "N", "stop after N polls", NULL, 1, 1000000, 0 },
+	{ "--stuck", OPT_DECIMAL, "S", "flag a QP in INIT or RTR longer than S seconds (default 5)", NULL, 0,
+	  86400, 0 },
+	{ "--until-stable", OPT_DECIMAL, "S", "stop once nothing changed for S seconds", NULL, 0, 86400, 0 },
+	{ NULL },
+};
+
+static const struct action qp_actions[] = {
+	{ "show", "[DEV[/PORT]] [FILTER VALUE]...", "list queue pairs: type, state, PSNs, owner", qp_show,
+	  NEEDS_NETLINK, NULL, COMPLETE_DEV_PORT, qp_keywords },
+	{ "list", "[DEV[/PORT]] [FILTER VALUE]...", "same as show", qp_show, NEEDS_NETLINK | HIDDEN, NULL,
+	  COMPLETE_DEV_PORT, qp_keywords },
+	{ "watch", "[DEV[/PORT]] [FILTER VALUE]...",
+	  "poll queue pairs and report creation, state changes, destruction; flag stuck and broken ones",
+	  qp_watch, NEEDS_NETLINK | OUTPUT_STREAM, qp_watch_opts, COMPLETE_DEV_PORT, qp_keywords },
+	{ 0 },
+};
+
+const struct object obj_qp = { "qp", "queue pairs (kernel resource tracking) and their state changes", qp_actions };

@@ -1,0 +1,331 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* Filters, owners and the per-device dump loop of resource objects; see resource.h. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../netlink/rdma.h"
+#include "../netlink/sysfs.h"
+#include "common.h"
+#include "output.h"
+#include "resource.h"
+
+/* ---- filters ---- */
+
+static const struct rfilter_key *find_key(const struct rfilter_key *keys, const char *word)
+{
+	for (; keys->name; keys++)
+		if (!strcmp(keys->name, word))
+			return keys;
+	return NULL;
+}
+
+static void list_keys(const struct rfilter_key *keys)
+{
+	fputs("  filters:", stderr);
+	for (; keys->name; keys++)
+		fprintf(stderr, " %s", keys->name);
+	fputc('\n', stderr);
+}
+
+static int parse_u32(const char *s, uint64_t *out)
+{
+	char *end;
+
+	if (*s < '0' || *s > '9')
+		return -1;
+	errno = 0;
+	unsigned long long v = strtoull(s, &end, 10);
+
+	if (errno || *end || v > UINT32_MAX)
+		return -1;
+	*out = v;
+	return 0;
+}
+
+/* "7" or "5-9" */
+static int parse_range(const char *item, uint64_t *lo, uint64_t *hi)
+{
+	char buf[32];
+	char *dash;
+
+	if (strlen(item) >= sizeof(buf))
+		return -1;
+	strcpy(buf, item);
+	dash = strchr(buf, '-');
+	if (!dash)
+		return parse_u32(buf, lo) ? -1 : (*hi = *lo, 0);
+	*dash = '\0';
+	if (parse_u32(buf, lo) || parse_u32(dash + 1, hi) || *lo > *hi)
+		return -1;
+	return 0;
+}
+
+static int parse_item(struct rfilter_term *t, char *item)
+{
+	const struct rfilter_key *k = t->key;
+	int v;
+
+	if (t->n >= RFILTER_MAX_VALS) {
+		usage_error("%s: at most %d values", k->name, RFILTER_MAX_VALS);
+		return -1;
+	}
+	switch (k->kind) {
+	case RFK_NUM:
+		if (parse_range(item, &t->range[t->n].lo, &t->range[t->n].hi)) {
+			usage_error("%s: '%s' is not a number or a range N-M (as in '%s 5' or '%s 5-9')", k->name,
+				    item, k->name, k->name);
+			return -1;
+		}
+		break;
+	case RFK_ENUM:
+		v = k->parse(item);
+		if (v < 0) {
+			usage_error("%s: unknown value '%s'", k->name, item);
+			fprintf(stderr, "  expected one of: %s\n", k->values);
+			return -1;
+		}
+		t->range[t->n].lo = t->range[t->n].hi = (uint64_t)v;
+		break;
+	case RFK_COMM:
+		t->str[t->n] = item;
+		break;
+	}
+	t->n++;
+	return 0;
+}
+
+static int parse_term(const struct rfilter_key *k, char *value, struct rfilter_term *t)
+{
+	char *save = NULL;
+
+	t->key = k;
+	t->n = 0;
+	if (!*value || value[strlen(value) - 1] == ',') {
+		usage_error("%s: empty value", k->name);
+		return -1;
+	}
+	/* The words live in argv for the whole command, so splitting in place is safe. */
+	for (char *item = strtok_r(value, ",", &save); item; item = strtok_r(NULL, ",", &save))
+		if (parse_item(t, item))
+			return -1;
+	return 0;
+}
+
+int res_query_parse(const struct cmd_ctx *ctx, const struct rfilter_key *keys, struct res_query *q)
+{
+	int i = 0;
+
+	memset(q, 0, sizeof(*q));
+	if (ctx->argc > 0 && !find_key(keys, ctx->argv[0])) {
+		if (parse_dev_port(ctx->argv[0], &q->sel))
+			return -1;
+		q->has_dev = true;
+		i = 1;
+	}
+	for (; i < ctx->argc; i += 2) {
+		const struct rfilter_key *k = find_key(keys, ctx->argv[i]);
+
+		if (!k) {
+			usage_error("unknown filter '%s' for '%s %s'", ctx->argv[i], ctx->object->name,
+				    ctx->action->name);
+			list_keys(keys);
+			return -1;
+		}
+		if (i + 1 >= ctx->argc) {
+			usage_error("filter '%s' needs a value", k->name);
+			return -1;
+		}
+		if (q->nterms >= RFILTER_MAX_TERMS) {
+			usage_error("at most %d filters", RFILTER_MAX_TERMS);
+			return -1;
+		}
+		if (parse_term(k, ctx->argv[i + 1], &q->term[q->nterms]))
+			return -1;
+		if (k->kind == RFK_COMM)
+			q->needs_comm = true;
+		q->nterms++;
+	}
+	return 0;
+}
+
+bool res_query_single_id(const struct res_query *q, const char *id_key, uint32_t *id)
+{
+	const struct rfilter_term *found = NULL;
+
+	for (int i = 0; i < q->nterms; i++) {
+		if (strcmp(q->term[i].key->name, id_key))
+			continue;
+		if (found)
+			return false;
+		found = &q->term[i];
+	}
+	if (!found || found->n != 1 || found->range[0].lo != found->range[0].hi)
+		return false;
+	*id = (uint32_t)found->range[0].lo;
+	return true;
+}
+
+static bool term_match(const struct rfilter_term *t, const struct rd_res *r)
+{
+	uint64_t v;
+
+	if (t->key->kind == RFK_COMM) {
+		const char *comm = res_comm(r);
+
+		for (int i = 0; comm && i < t->n; i++)
+			if (!strcmp(comm, t->str[i]))
+				return true;
+		return false;
+	}
+	if (!rd_res_num(r, t->key->field, &v))
+		return false;
+	for (int i = 0; i < t->n; i++)
+		if (v >= t->range[i].lo && v <= t->range[i].hi)
+			return true;
+	return false;
+}
+
+bool res_query_match(const struct res_query *q, const struct rd_res *r)
+{
+	if (q->sel.port && (!rd_res_has(r, RF_PORT) || r->port != q->sel.port))
+		return false;
+	for (int i = 0; i < q->nterms; i++)
+		if (!term_match(&q->term[i], r))
+			return false;
+	return true;
+}
+
+/* ---- owners ---- */
+
+#define COMM_CACHE 64
+
+/* Objects of one process come in runs, so a small cache makes one /proc read
+ * per process, not per object, and stays the same size at any object count. */
+static struct {
+	bool valid, found;
+	uint32_t pid;
+	char comm[64];
+} comm_cache[COMM_CACHE];
+
+const char *res_comm(const struct rd_res *r)
+{
+	if (r->kern_name)
+		return r->kern_name;
+	if (!rd_res_has(r, RF_PID))
+		return NULL;
+
+	typeof(comm_cache[0]) *c = &comm_cache[r->pid % COMM_CACHE];
+
+	if (!c->valid || c->pid != r->pid) {
+		c->valid = true;
+		c->pid = r->pid;
+		c->found = fs_readf(c->comm, sizeof(c->comm), "/proc/%u/comm", r->pid) > 0;
+	}
+	return c->found ? c->comm : NULL;
+}
+
+/* ---- the dump loop ---- */
+
+#define MAX_DEVS 64
+
+struct dev_list {
+	int n;
+	uint32_t index[MAX_DEVS];
+};
+
+static int collect_dev(const struct rd_dev *d, void *data)
+{
+	struct dev_list *l = data;
+
+	if (l->n < MAX_DEVS)
+		l->index[l->n++] = d->index;
+	return 0;
+}
+
+struct filtered {
+	const struct res_query *q;
+	rd_res_cb cb;
+	void *data;
+};
+
+static int filtered_cb(const struct rd_res *r, void *data)
+{
+	struct filtered *f = data;
+
+	return res_query_match(f->q, r) ? f->cb(r, f->data) : 0;
+}
+
+int res_walk(const struct res_query *q, enum rd_res_kind kind, const char *id_key, rd_res_cb cb, void *data,
+	     int *ndevs)
+{
+	struct dev_list devs = { 0 };
+	struct filtered f = { q, cb, data };
+	const char *dev = q->has_dev ? q->sel.dev : NULL;
+	uint32_t id = 0;
+	bool one = id_key && res_query_single_id(q, id_key, &id);
+	int err;
+
+	err = rd_dev_each(dev, collect_dev, &devs);
+	if (err)
+		return report_dev_error(dev, err);
+	if (ndevs)
+		*ndevs = devs.n;
+	for (int i = 0; i < devs.n; i++) {
+		err = rd_res_each(kind, devs.index[i], one, id, filtered_cb, &f);
+		if (err) {
+			rd_report_nl_error("reading RDMA resources from the kernel failed", err);
+			return EXIT_RUNTIME;
+		}
+	}
+	return EXIT_OK;
+}
+
+/* ---- shared fields ---- */
+
+static const struct field link_fields[] = {
+	{ "ifname", NULL, FT_STR, FF_HEAD, NULL },
+	{ "dev", NULL, FT_STR, 0, NULL },
+	{ "port", NULL, FT_U64, 0, NULL },
+};
+
+static const struct field owner_fields[] = {
+	{ "pid", NULL, FT_U64, 0, NULL },
+	{ "comm", NULL, FT_STR, 0, NULL },
+	{ "owner", NULL, FT_TOKEN, FF_DETAIL, NULL },
+};
+
+void res_out_link(const struct rd_res *r)
+{
+	char head[96];
+
+	if (!out_is_json()) {
+		if (rd_res_has(r, RF_PORT))
+			snprintf(head, sizeof(head), "%s/%u", r->dev_name, r->port);
+		else
+			snprintf(head, sizeof(head), "%s", r->dev_name);
+		out_str(&link_fields[0], head);
+		return;
+	}
+	out_str(&link_fields[1], r->dev_name);
+	if (rd_res_has(r, RF_PORT))
+		out_u64(&link_fields[2], r->port);
+}
+
+void res_out_owner(const struct rd_res *r)
+{
+	const char *comm = res_comm(r);
+	char buf[80];
+
+	if (rd_res_has(r, RF_PID))
+		out_u64(&owner_fields[0], r->pid);
+	if (r->kern_name && !out_is_json()) {
+		/* As iproute2 prints it: brackets tell a kernel owner from a process. */
+		snprintf(buf, sizeof(buf), "[%s]", r->kern_name);
+		out_str(&owner_fields[1], buf);
+	} else {
+		out_str(&owner_fields[1], comm);
+	}
+	out_token(&owner_fields[2], r->kern_name ? "kernel" : "user");
+}

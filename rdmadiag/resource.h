@@ -1,0 +1,74 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * What the resource objects (qp, cq, mr, pd, cm, srq) share: the
+ * "[DEV[/PORT]] [KEY VALUE]..." command line with iproute2-style filters, the
+ * per-device dump loop, and the owner (pid, comm) of an object.
+ */
+#ifndef RDMADIAG_RESOURCE_H
+#define RDMADIAG_RESOURCE_H
+
+#include "../netlink/res.h"
+#include "rdmadiag.h"
+
+enum rfilter_kind {
+	RFK_NUM,	/* "5", "5-9", "1,3,7-9" */
+	RFK_ENUM,	/* tokens or names, comma separated ("RTR,init") */
+	RFK_COMM,	/* owner names, comma separated */
+};
+
+struct rfilter_key {
+	const char *name;		/* keyword, as in the action's keywords list */
+	enum rd_res_field field;	/* unused for RFK_COMM */
+	enum rfilter_kind kind;
+	int (*parse)(const char *);	/* RFK_ENUM: token -> value, -1 unknown */
+	const char *values;		/* RFK_ENUM: the accepted tokens, for errors */
+};
+
+#define RFILTER_MAX_TERMS 8
+#define RFILTER_MAX_VALS 16
+
+struct rfilter_term {
+	const struct rfilter_key *key;
+	int n;
+	struct {
+		uint64_t lo, hi;
+	} range[RFILTER_MAX_VALS];
+	const char *str[RFILTER_MAX_VALS];
+};
+
+/* The parsed command line of a resource action. */
+struct res_query {
+	bool has_dev;
+	struct dev_port sel;
+	int nterms;
+	struct rfilter_term term[RFILTER_MAX_TERMS];
+	bool needs_comm;		/* a comm filter: resolve owners before matching */
+};
+
+/* Parses "[DEV[/PORT]] [KEY VALUE]..." against keys (NULL-name terminated).
+ * Prints a usage error and returns -1 on bad input. */
+int res_query_parse(const struct cmd_ctx *ctx, const struct rfilter_key *keys, struct res_query *q);
+/* True when the filters ask for exactly one object id (key `id_key`). */
+bool res_query_single_id(const struct res_query *q, const char *id_key, uint32_t *id);
+bool res_query_match(const struct res_query *q, const struct rd_res *r);
+
+/* Owner name: the kernel module, or /proc/PID/comm (cached, replayable);
+ * NULL when unknown (process gone). */
+const char *res_comm(const struct rd_res *r);
+
+/* Runs cb for every object of `kind` on the selected devices (one dump per
+ * device, or one GET when the filters name a single id), applying the port
+ * and the filters. Reports errors itself; returns an exit code. `count` gets
+ * the number of devices walked. */
+int res_walk(const struct res_query *q, enum rd_res_kind kind, const char *id_key, rd_res_cb cb, void *data,
+	     int *ndevs);
+
+/* Shared fields: "rxe0/1:" head (text) or dev + port (JSON), then owner. */
+void res_out_link(const struct rd_res *r);
+void res_out_owner(const struct rd_res *r);
+
+/* Keys every resource object accepts. */
+#define RFILTER_KEY_PID { "pid", RF_PID, RFK_NUM, NULL, NULL }
+#define RFILTER_KEY_COMM { "comm", RF_COUNT, RFK_COMM, NULL, NULL }
+
+#endif
