@@ -42,6 +42,9 @@ LIB_OBJS := $(LIB_SRCS:.c=.o)
 BIN := rdmadiag/rdmadiag
 LIB := build/librdmadiag.a
 
+# Programs the tests run: fixture generator (host) and QP holder (lab).
+TEST_PROGS := tests/tools/gen_res_fixture tests/helpers/qp_holder
+
 UNIT_SRCS := $(wildcard tests/unit/*_test.c)
 UNIT_BINS := $(UNIT_SRCS:.c=)
 
@@ -49,7 +52,7 @@ UNIT_BINS := $(UNIT_SRCS:.c=)
 FLAGS_FILE := build/flags
 FLAGS_NOW := $(CC) $(CFLAGS) $(CPPFLAGS) $(LDFLAGS)
 
-all: $(BIN)
+all: $(BIN) $(TEST_PROGS)
 
 $(FLAGS_FILE): FORCE
 	@mkdir -p build
@@ -72,6 +75,14 @@ $(BIN): rdmadiag/main.o $(LIB)
 tests/unit/%_test: tests/unit/%_test.c $(LIB) $(FLAGS_FILE)
 	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ $< $(LIB) $(LDLIBS)
 
+tests/tools/gen_res_fixture: tests/tools/gen_res_fixture.c $(FLAGS_FILE)
+	$(call say,LD)
+	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ $< -lmnl
+
+tests/helpers/qp_holder: tests/helpers/qp_holder.c $(FLAGS_FILE)
+	$(call say,LD)
+	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ $< -libverbs
+
 unit: $(UNIT_BINS)
 
 # The test suite runs the sanitized build (ASan+UBSan): correctness tests do
@@ -93,7 +104,7 @@ demo:
 	$(MAKE) all
 	tests/lab/demo.sh
 
-install: $(BIN)
+install: $(BIN) $(TEST_PROGS)
 	install -D -m 0755 $(BIN) $(DESTDIR)$(SBINDIR)/rdmadiag
 	install -d $(DESTDIR)$(MANDIR)/man8
 	install -m 0644 Documentation/*.8 $(DESTDIR)$(MANDIR)/man8/
@@ -109,7 +120,7 @@ deb:
 
 clean:
 	rm -f $(BIN) rdmadiag/*.o netlink/*.o verbs/*.o rdmadiag/*.d netlink/*.d verbs/*.d \
-	      $(UNIT_BINS) tests/unit/*.d $(LIB) $(FLAGS_FILE)
+	      $(UNIT_BINS) tests/unit/*.d $(LIB) $(FLAGS_FILE) $(TEST_PROGS) tests/tools/*.d tests/helpers/*.d
 
 .PHONY: all check check-host deps-build deps-test demo deb install uninstall clean unit FORCE
 FORCE:

@@ -36,7 +36,7 @@ static const struct field qp_fields[] = {
 	[F_TIME] = { "time", NULL, FT_DOUBLE, 0, NULL },
 	[F_OLD_STATE] = { "old_state", "from", FT_TOKEN, FF_GOODBAD, NULL },
 	[F_SECONDS] = { "seconds_in_old_state", "after", FT_DOUBLE, 0, "s" },
-	[F_FLAG] = { "flag", NULL, FT_TOKEN, FF_GOODBAD, NULL },
+	[F_FLAG] = { "flag", NULL, FT_TOKEN, 0, NULL },	/* "broken", "stuck" */
 	[F_REASON] = { "reason", NULL, FT_STR, 0, NULL },
 };
 
@@ -83,7 +83,7 @@ static int print_qp(const struct rd_res *r, void *data)
 
 	(*count)++;
 	out_obj_begin(NULL);
-	res_out_link(r);
+	res_out_link(r, true);
 	out_qp_body(r);
 	out_obj_end();
 	return 0;
@@ -229,7 +229,7 @@ static void event_end(void)
 static void emit_qp_event(struct watch *w, const char *event, const struct rd_res *r)
 {
 	event_begin(w, event);
-	res_out_link(r);
+	res_out_link(r, false);
 	out_qp_body(r);
 	event_end();
 }
@@ -237,7 +237,7 @@ static void emit_qp_event(struct watch *w, const char *event, const struct rd_re
 static void emit_transition(struct watch *w, const struct rd_res *r, uint8_t old, double secs)
 {
 	event_begin(w, "state");
-	res_out_link(r);
+	res_out_link(r, false);
 	out_u64(&qp_fields[F_LQPN], r->id);
 	out_enum(&qp_fields[F_OLD_STATE], rd_qp_state_token(old), rd_qp_state_name(old));
 	out_enum(&qp_fields[F_STATE], rd_qp_state_token(r->state), rd_qp_state_name(r->state));
@@ -252,10 +252,14 @@ static void emit_flag(struct watch *w, const struct rd_res *r, const char *flag,
 {
 	w->flagged = true;
 	event_begin(w, "flag");
-	res_out_link(r);
-	out_qp_body(r);
-	out_enum(&qp_fields[F_FLAG], "fail", flag);
+	res_out_link(r, false);
+	out_u64(&qp_fields[F_LQPN], r->id);
+	if (rd_res_has(r, RF_TYPE))
+		out_enum(&qp_fields[F_TYPE], rd_qp_type_token(r->type), rd_qp_type_name(r->type));
+	out_enum(&qp_fields[F_STATE], rd_qp_state_token(r->state), rd_qp_state_name(r->state));
+	out_token(&qp_fields[F_FLAG], flag);
 	out_str(&qp_fields[F_REASON], reason);
+	res_out_owner(r);
 	event_end();
 }
 
@@ -344,7 +348,7 @@ static void emit_destroyed(struct watch *w, const struct qp_track *t)
 	r.dev_name = dev_name_of(w, t->dev_index);
 	r.has = 1u << RF_ID | 1u << RF_TYPE | (t->has_port ? 1u << RF_PORT : 0) | (t->has_pid ? 1u << RF_PID : 0);
 	event_begin(w, "destroyed");
-	res_out_link(&r);
+	res_out_link(&r, false);
 	out_u64(&qp_fields[F_LQPN], t->lqpn);
 	out_enum(&qp_fields[F_TYPE], rd_qp_type_token(t->type), rd_qp_type_name(t->type));
 	out_enum(&qp_fields[F_OLD_STATE], rd_qp_state_token(t->state), rd_qp_state_name(t->state));

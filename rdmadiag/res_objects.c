@@ -183,7 +183,7 @@ static int print_res(const struct rd_res *r, void *data)
 	const struct res_desc *d = data;
 
 	out_obj_begin(NULL);
-	res_out_link(r);
+	res_out_link(r, true);
 	out_u64(&res_fields[d->id_field], r->id);
 	d->body(r);
 	res_out_owner(r);

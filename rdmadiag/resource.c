@@ -288,6 +288,7 @@ static const struct field link_fields[] = {
 	{ "ifname", NULL, FT_STR, FF_HEAD, NULL },
 	{ "dev", NULL, FT_STR, 0, NULL },
 	{ "port", NULL, FT_U64, 0, NULL },
+	{ "link", NULL, FT_STR, 0, NULL },
 };
 
 static const struct field owner_fields[] = {
@@ -296,16 +297,16 @@ static const struct field owner_fields[] = {
 	{ "owner", NULL, FT_TOKEN, FF_DETAIL, NULL },
 };
 
-void res_out_link(const struct rd_res *r)
+void res_out_link(const struct rd_res *r, bool as_head)
 {
-	char head[96];
+	char name[96];
 
 	if (!out_is_json()) {
 		if (rd_res_has(r, RF_PORT))
-			snprintf(head, sizeof(head), "%s/%u", r->dev_name, r->port);
+			snprintf(name, sizeof(name), "%s/%u", r->dev_name, r->port);
 		else
-			snprintf(head, sizeof(head), "%s", r->dev_name);
-		out_str(&link_fields[0], head);
+			snprintf(name, sizeof(name), "%s", r->dev_name);
+		out_str(&link_fields[as_head ? 0 : 3], name);
 		return;
 	}
 	out_str(&link_fields[1], r->dev_name);

@@ -63,8 +63,9 @@ const char *res_comm(const struct rd_res *r);
 int res_walk(const struct res_query *q, enum rd_res_kind kind, const char *id_key, rd_res_cb cb, void *data,
 	     int *ndevs);
 
-/* Shared fields: "rxe0/1:" head (text) or dev + port (JSON), then owner. */
-void res_out_link(const struct rd_res *r);
+/* Shared fields: "rxe0/1:" head (text; "link rxe0/1" when not as_head) or
+ * dev + port (JSON), then the owner. */
+void res_out_link(const struct rd_res *r, bool as_head);
 void res_out_owner(const struct rd_res *r);
 
 /* Keys every resource object accepts. */
