@@ -50,6 +50,7 @@ static const char *const color_values[] = { "auto", "always", "never", NULL };
  * of a new keyword with a fixed set of values adds one line.
  */
 static const char *const qp_states[] = { "RESET", "INIT", "RTR", "RTS", "SQD", "SQE", "ERR", NULL };
+static const char *const cm_port_spaces[] = { "TCP", "UDP", "IPOIB", "IB", NULL };
 static const char *const qp_types[] = { "RC", "UC", "UD", "RAW_PACKET", "XRC_INI", "XRC_TGT", "GSI", "SMI", NULL };
 
 static const struct keyword_values {
@@ -59,6 +60,7 @@ static const struct keyword_values {
 } keyword_values[] = {
 	{ "state", qp_states, COMPLETE_NONE },
 	{ "type", qp_types, COMPLETE_NONE },
+	{ "ps", cm_port_spaces, COMPLETE_NONE },
 	{ "dev", NULL, COMPLETE_DEV },
 	{ "peer", NULL, COMPLETE_HOST },
 	{ NULL, NULL, COMPLETE_NONE },
@@ -526,6 +528,7 @@ static void json_str_list(const char *const *list)
 
 static const char *const opt_kind_names[] = {
 	[OPT_FLAG] = "flag", [OPT_UINT] = "uint", [OPT_STR] = "str", [OPT_CHOICE] = "choice", [OPT_LIST] = "list",
+	[OPT_DECIMAL] = "decimal",
 };
 static const char *const complete_kind_names[] = {
 	[COMPLETE_NONE] = "none", [COMPLETE_DEV] = "dev", [COMPLETE_DEV_PORT] = "dev_port",
