@@ -138,6 +138,9 @@ static int walk(struct ibv_qp *qp, int target)
 {
 	int cur = current_state(qp);
 
+	/* The verbs state table has no RESET -> ERR: pass through INIT. */
+	if (target == IBV_QPS_ERR && cur == IBV_QPS_RESET && to_init(qp))
+		return -1;
 	if (target == IBV_QPS_ERR || target == IBV_QPS_RESET)
 		return cur == target ? 0 : to_plain(qp, target);
 	if (cur > target && cur != IBV_QPS_ERR)
