@@ -43,7 +43,7 @@ BIN := rdmadiag/rdmadiag
 LIB := build/librdmadiag.a
 
 # Programs the tests run: fixture generator (host) and QP holder (lab).
-TEST_PROGS := tests/tools/gen_res_fixture tests/helpers/qp_holder
+TEST_PROGS := tests/tools/gen_res_fixture tests/tools/nl_qp_dump tests/helpers/qp_holder
 
 UNIT_SRCS := $(wildcard tests/unit/*_test.c)
 UNIT_BINS := $(UNIT_SRCS:.c=)
@@ -75,7 +75,7 @@ $(BIN): rdmadiag/main.o $(LIB)
 tests/unit/%_test: tests/unit/%_test.c $(LIB) $(FLAGS_FILE)
 	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ $< $(LIB) $(LDLIBS)
 
-tests/tools/gen_res_fixture: tests/tools/gen_res_fixture.c $(FLAGS_FILE)
+tests/tools/gen_res_fixture tests/tools/nl_qp_dump: %: %.c $(FLAGS_FILE)
 	$(call say,LD)
 	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ $< -lmnl
 
@@ -104,7 +104,7 @@ demo:
 	$(MAKE) all
 	tests/lab/demo.sh
 
-install: $(BIN) $(TEST_PROGS)
+install: $(BIN)
 	install -D -m 0755 $(BIN) $(DESTDIR)$(SBINDIR)/rdmadiag
 	install -d $(DESTDIR)$(MANDIR)/man8
 	install -m 0644 Documentation/*.8 $(DESTDIR)$(MANDIR)/man8/
