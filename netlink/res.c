@@ -162,8 +162,9 @@ static int emit(struct res_walk *w, const nl_tb tb, const nl_tb msg_tb)
 		return 0;	/* every kernel sends the id; an entry without one is malformed */
 	if (w->one_id && r.id != w->id)
 		return 0;
-	w->stop = w->cb(&r, w->data);
-	return w->stop;
+	if (!w->stop)
+		w->stop = w->cb(&r, w->data);
+	return 0;	/* a streamed dump is read to its end even when the caller is done */
 }
 
 static int res_msg(const nl_tb tb, void *data)
@@ -173,15 +174,16 @@ static int res_msg(const nl_tb tb, void *data)
 	const struct nlattr *entry;
 
 	/* A non-dump GET answers with the entry's attributes at the top level. */
-	if (!tb[d->nest])
-		return emit(w, tb, tb) ? MNL_CB_STOP : MNL_CB_OK;
+	if (!tb[d->nest]) {
+		emit(w, tb, tb);
+		return MNL_CB_OK;
+	}
 	mnl_attr_for_each_nested(entry, tb[d->nest]) {
 		nl_tb etb;
 
 		if (mnl_attr_get_type(entry) != d->entry || nl_parse_nested(entry, etb))
 			continue;
-		if (emit(w, etb, tb))
-			return MNL_CB_STOP;
+		emit(w, etb, tb);
 	}
 	return MNL_CB_OK;
 }
@@ -191,6 +193,7 @@ static int res_dump(struct res_walk *w, uint32_t dev_index)
 	struct nl_req r;
 
 	nl_req_init(&r, kinds[w->kind].cmd, true);
+	nl_req_stream(&r);	/* thousands of entries: parse as they arrive */
 	nl_req_u32(&r, RDMA_NLDEV_ATTR_DEV_INDEX, dev_index);
 	return nl_run(&r, res_msg, w);
 }

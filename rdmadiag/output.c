@@ -57,7 +57,15 @@ static bool use_color(void)
 		return false;
 	if (g_opts.color == COLOR_ALWAYS)
 		return true;
-	return isatty(fileno(o.fp)) && !getenv("NO_COLOR");
+	/* Asked once per stream: a syscall per coloured field shows at 10k lines. */
+	static FILE *asked;
+	static bool tty;
+
+	if (asked != o.fp) {
+		asked = o.fp;
+		tty = isatty(fileno(o.fp)) && !getenv("NO_COLOR");
+	}
+	return tty;
 }
 
 const char *out_color(const char *token)
