@@ -96,6 +96,8 @@ int nl_parse_nested(const struct nlattr *nest, nl_tb tb)
 struct run_ctx {
 	nl_msg_cb cb;
 	void *data;
+	bool stopped;	/* the callback asked to stop: drain the rest unseen */
+	int cb_errno;	/* the callback failed: drain, then report this */
 };
 
 static int data_cb(const struct nlmsghdr *nlh, void *data)
@@ -103,12 +105,23 @@ static int data_cb(const struct nlmsghdr *nlh, void *data)
 	struct run_ctx *rc = data;
 	nl_tb tb = { 0 };
 
+	/* The rest of a dump must still be read off the socket, or the next
+	 * request would take it for its own answer: skip, don't stop. */
+	if (rc->stopped || rc->cb_errno)
+		return MNL_CB_OK;
 	if (mnl_attr_parse(nlh, 0, attr_cb, tb) < 0) {
 		fprintf(stderr, "rdmadiag: warning: kernel reply message with broken attributes ignored\n");
 		nl.bad_attrs++;
 		return MNL_CB_OK;
 	}
-	return rc->cb(tb, rc->data);
+	errno = 0;
+	int ret = rc->cb(tb, rc->data);
+
+	if (ret == MNL_CB_STOP)
+		rc->stopped = true;
+	else if (ret < MNL_CB_STOP)
+		rc->cb_errno = errno ? errno : EIO;
+	return MNL_CB_OK;
 }
 
 static int ext_ack_cb(const struct nlattr *attr, void *data)
@@ -294,59 +307,11 @@ static int feed(const char *chunk, size_t len, unsigned seq, unsigned portid, st
 	return ret;
 }
 
-/*
- * A whole reply, read before any callback runs: a callback may then issue a
- * request of its own (rd_dev_uverbs() for each device of a dump) without
- * reading the rest of the outer dump as its answer or overwriting its buffer.
- */
-struct reply {
-	char *data;	/* chunks as received: [u32 length][bytes]... */
-	size_t len, cap;
-};
-
-static int reply_add(struct reply *r, const void *chunk, uint32_t len)
-{
-	if (r->len + sizeof(len) + len > r->cap) {
-		size_t cap = r->cap ? 2 * r->cap : NL_BUF_SIZE;
-
-		while (cap < r->len + sizeof(len) + len)
-			cap *= 2;
-		char *d = realloc(r->data, cap);
-
-		if (!d)
-			return -ENOMEM;
-		r->data = d;
-		r->cap = cap;
-	}
-	memcpy(r->data + r->len, &len, sizeof(len));
-	memcpy(r->data + r->len + sizeof(len), chunk, len);
-	r->len += sizeof(len) + len;
-	return 0;
-}
-
-static int reply_feed(const struct reply *r, unsigned seq, unsigned portid, struct run_ctx *rc)
-{
-	int ret = MNL_CB_OK;
-
-	errno = 0;
-	for (size_t off = 0; ret > MNL_CB_STOP && off + sizeof(uint32_t) <= r->len;) {
-		uint32_t len;
-
-		memcpy(&len, r->data + off, sizeof(len));
-		off += sizeof(len);
-		ret = feed(r->data + off, len, seq, portid, rc);
-		off += len;
-	}
-	return ret < 0 ? -(errno ? errno : EIO) : 0;
-}
-
 static int run_replay(const struct nl_req *r, struct run_ctx *rc)
 {
 	char name[PATH_MAX];
-	struct reply rep = { 0 };
 	FILE *fp;
-	int err = 0;
-	uint32_t len;
+	int ret = MNL_CB_OK;
 
 	fixture_name(r, name, sizeof(name));
 	fp = source_open(name);
@@ -354,26 +319,44 @@ static int run_replay(const struct nl_req *r, struct run_ctx *rc)
 		snprintf(nl.err_msg, sizeof(nl.err_msg), "fixture has no reply for this request (%s)", name);
 		return -ENOENT;
 	}
-	while (!err && fread(&len, sizeof(len), 1, fp) == 1) {
+	while (ret > MNL_CB_STOP) {
+		uint32_t len;
+
+		if (fread(&len, sizeof(len), 1, fp) != 1)
+			break;
 		if (len == 0 || len > NL_BUF_SIZE || fread(nl.buf, 1, len, fp) != len) {
+			fclose(fp);
 			snprintf(nl.err_msg, sizeof(nl.err_msg), "fixture %s is truncated or corrupt", name);
-			err = -EBADMSG;
-		} else {
-			err = reply_add(&rep, nl.buf, len);
+			return -EBADMSG;
 		}
+		ret = feed(nl.buf, len, 0, 0, rc);
 	}
 	fclose(fp);
-	if (!err)
-		err = reply_feed(&rep, 0, 0, rc);
-	free(rep.data);
-	return err;
+	return ret < 0 ? -(errno ? errno : EIO) : 0;
 }
 
-/* Receives until the end of the reply (DONE, ACK or error) into rep. */
-static int receive_all(const char *name, unsigned seq, struct reply *rep)
+static int run_live(const struct nl_req *r, struct run_ctx *rc)
 {
-	int ret = MNL_CB_OK, err;
+	char name[PATH_MAX];
+	struct nlmsghdr *nlh = mnl_nlmsg_put_header(nl.buf);
+	unsigned seq = ++nl.seq;
+	int ret = MNL_CB_OK;
 
+	nlh->nlmsg_type = NL_RDMA_TYPE(r->cmd);
+	nlh->nlmsg_flags = NLM_F_REQUEST | NLM_F_ACK | (r->dump ? NLM_F_DUMP : 0);
+	nlh->nlmsg_seq = seq;
+	for (int i = 0; i < r->nattrs; i++) {
+		if (r->attr[i].str)
+			mnl_attr_put_strz(nlh, r->attr[i].type, r->attr[i].str);
+		else
+			mnl_attr_put_u32(nlh, r->attr[i].type, r->attr[i].value);
+	}
+	if (mnl_socket_sendto(nl.sock, nlh, nlh->nlmsg_len) < 0)
+		return -errno;
+	if (source_recording()) {
+		fixture_name(r, name, sizeof(name));
+		source_save(name, "", 0, false);
+	}
 	while (ret > MNL_CB_STOP) {
 		ssize_t n = mnl_socket_recvfrom(nl.sock, nl.buf, NL_BUF_SIZE);
 
@@ -393,43 +376,9 @@ static int receive_all(const char *name, unsigned seq, struct reply *rep)
 			source_save(name, &len, sizeof(len), true);
 			source_save(name, nl.buf, n, true);
 		}
-		err = reply_add(rep, nl.buf, (uint32_t)n);
-		if (err)
-			return err;
-		/* control messages only: has the reply ended? (errors are reported by the real pass) */
-		ret = mnl_cb_run2(nl.buf, n, seq, nl.portid, NULL, NULL, ctl_cbs, NLMSG_MIN_TYPE);
+		ret = feed(nl.buf, n, seq, nl.portid, rc);
 	}
-	return 0;
-}
-
-static int run_live(const struct nl_req *r, struct run_ctx *rc)
-{
-	char name[PATH_MAX] = "";
-	struct nlmsghdr *nlh = mnl_nlmsg_put_header(nl.buf);
-	struct reply rep = { 0 };
-	unsigned seq = ++nl.seq;
-	int err;
-
-	nlh->nlmsg_type = NL_RDMA_TYPE(r->cmd);
-	nlh->nlmsg_flags = NLM_F_REQUEST | NLM_F_ACK | (r->dump ? NLM_F_DUMP : 0);
-	nlh->nlmsg_seq = seq;
-	for (int i = 0; i < r->nattrs; i++) {
-		if (r->attr[i].str)
-			mnl_attr_put_strz(nlh, r->attr[i].type, r->attr[i].str);
-		else
-			mnl_attr_put_u32(nlh, r->attr[i].type, r->attr[i].value);
-	}
-	if (mnl_socket_sendto(nl.sock, nlh, nlh->nlmsg_len) < 0)
-		return -errno;
-	if (source_recording()) {
-		fixture_name(r, name, sizeof(name));
-		source_save(name, "", 0, false);
-	}
-	err = receive_all(name, seq, &rep);
-	if (!err)
-		err = reply_feed(&rep, seq, nl.portid, rc);
-	free(rep.data);
-	return err;
+	return ret < 0 ? -(errno ? errno : EIO) : 0;
 }
 
 int nl_run(const struct nl_req *r, nl_msg_cb cb, void *data)
@@ -462,5 +411,7 @@ int nl_run(const struct nl_req *r, nl_msg_cb cb, void *data)
 	}
 
 	nl.busy = false;
+	if (ret == 0 && rc.cb_errno)
+		ret = -rc.cb_errno;
 	return ret;
 }

@@ -36,7 +36,6 @@ void nl_close(void);
 struct nl_req {
 	uint16_t cmd;
 	bool dump;
-	bool stream;		/* feed each chunk as it arrives (see nl_req_stream) */
 	int nattrs;
 	struct {
 		uint16_t type;
@@ -47,16 +46,10 @@ struct nl_req {
 void nl_req_init(struct nl_req *r, uint16_t cmd, bool dump);
 void nl_req_u32(struct nl_req *r, uint16_t type, uint32_t value);
 void nl_req_str(struct nl_req *r, uint16_t type, const char *value);
-/* Large dumps (10k QPs): hand each chunk to the callback as it arrives instead
- * of reading the whole reply first, so memory does not grow with the reply.
- * Callbacks of such a request must not issue requests of their own, nor stop
- * early (the rest of the dump would stay unread on the socket). */
-static inline void nl_req_stream(struct nl_req *r)
-{
-	r->stream = true;
-}
-
-/* Sends r and feeds each reply message to cb. Returns 0 or -errno; on a kernel
+/* Sends r and feeds each reply message to cb as it arrives (memory does not
+ * grow with the reply). cb must not issue requests itself: collect, then ask.
+ * A cb that returns MNL_CB_STOP sees no more messages; the rest is drained.
+ * Returns 0 or -errno; on a kernel
  * error nl_error_msg() has the extended ACK text if the kernel sent one. */
 int nl_run(const struct nl_req *r, nl_msg_cb cb, void *data);
 const char *nl_error_msg(void);

@@ -193,7 +193,6 @@ static int res_dump(struct res_walk *w, uint32_t dev_index)
 	struct nl_req r;
 
 	nl_req_init(&r, kinds[w->kind].cmd, true);
-	nl_req_stream(&r);	/* thousands of entries: parse as they arrive */
 	nl_req_u32(&r, RDMA_NLDEV_ATTR_DEV_INDEX, dev_index);
 	return nl_run(&r, res_msg, w);
 }

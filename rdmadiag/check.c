@@ -33,6 +33,16 @@ const char *verdict_token(enum verdict v)
 	}
 }
 
+const char *verdict_label(enum verdict v)
+{
+	switch (v) {
+	case V_PASS: return "PASS";
+	case V_WARN: return "WARN";
+	case V_FAIL: return "FAIL";
+	default: return "SKIP";
+	}
+}
+
 void check_init(struct check_result *r, const char *id, const char *subject)
 {
 	memset(r, 0, sizeof(*r));
@@ -87,13 +97,8 @@ static void tally(struct check_summary *sum, enum verdict v)
 static void emit_text(const struct check_result *r)
 {
 	const char *tok = verdict_token(r->verdict);
-	char upper[8];
-	size_t i;
 
-	for (i = 0; tok[i] && i < sizeof(upper) - 1; i++)
-		upper[i] = (char)(tok[i] - 'a' + 'A');
-	upper[i] = '\0';
-	out_text("%s%-4s%s  %-22s %-12s", out_color(tok), upper, out_color_reset(), r->id, r->subject);
+	out_text("%s%-4s%s  %-22s %-12s", out_color(tok), verdict_label(r->verdict), out_color_reset(), r->id, r->subject);
 	if (r->measured[0])
 		out_text("  %s", r->measured);
 	if (r->expected[0] && r->verdict != V_PASS)

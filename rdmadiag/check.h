@@ -28,6 +28,7 @@ struct check_summary {
 };
 
 const char *verdict_token(enum verdict v);	/* "pass", "warn", "fail", "skip" */
+const char *verdict_label(enum verdict v);	/* "PASS", ... for text */
 
 /* Builders: set verdict and the formatted text fields. */
 void check_init(struct check_result *r, const char *id, const char *subject);

@@ -131,14 +131,10 @@ static void emit_stage_text(const struct stage *s)
 {
 	const struct check_result *r = &s->r;
 	const char *tok = verdict_token(r->verdict);
-	char upper[8], ms[24] = "";
-
-	for (size_t i = 0; i < sizeof(upper) - 1; i++)
-		upper[i] = (char)(tok[i] ? tok[i] - 'a' + 'A' : 0);
-	upper[sizeof(upper) - 1] = '\0';
+	char ms[24] = "";
 	if (r->verdict != V_SKIP)
 		snprintf(ms, sizeof(ms), "%.1f ms", s->ms);
-	out_text("%s%-4s%s  %-16s %10s", out_color(tok), upper, out_color_reset(), r->id, ms);
+	out_text("%s%-4s%s  %-16s %10s", out_color(tok), verdict_label(r->verdict), out_color_reset(), r->id, ms);
 	if (r->measured[0])
 		out_text("  %s", r->measured);
 	if (r->expected[0] && r->verdict != V_PASS)
