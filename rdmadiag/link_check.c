@@ -13,6 +13,7 @@
 #include "common.h"
 #include "link_check.h"
 #include "output.h"
+#include "prom.h"
 
 #define LC_MAX_CHECKS 64
 
@@ -42,8 +43,28 @@ const struct cmd_opt link_check_opts[] = {
 	  COMPLETE_NONE },
 	{ "--expect-gid-type", OPT_CHOICE, "TYPE", "fail ports without a GID of TYPE", gid_types, 0, 0,
 	  COMPLETE_NONE },
+	OUT_FORMAT_OPT,
 	{ 0 },
 };
+
+/* --format of this run: text/JSON results, or Prometheus series (prom.h) */
+static enum out_format lc_format;
+
+static void emit(const struct check_result *r, struct check_summary *sum)
+{
+	if (out_format_is_prom(lc_format))
+		prom_check_add(r, sum);
+	else
+		check_emit(r, sum);
+}
+
+static void finish(const struct check_summary *sum)
+{
+	if (out_format_is_prom(lc_format))
+		prom_checks_flush(lc_format, "link check");
+	else
+		check_print_summary(sum);
+}
 
 static const struct field list_fields[] = {
 	{ "id", NULL, FT_STR, FF_HEAD, NULL },
@@ -163,7 +184,7 @@ static void run_one(const struct lc_env *env, const struct lc_check *c, const vo
 
 	check_init(&r, c->id, name);
 	c->run(env, subject, &r);
-	check_emit(&r, sum);
+	emit(&r, sum);
 }
 
 static bool port_applies(const struct lc_check *c, const struct lc_port *p)
@@ -201,9 +222,9 @@ static int host_unusable(int rc)
 	check_expected(&r, "the RDMA core (ib_core) loaded");
 	check_verdict(&r, V_FAIL, "modprobe ib_core and a device driver (mlx5_ib, irdma, rdma_rxe, ...), or boot a "
 				  "kernel with CONFIG_INFINIBAND; no other check can run");
-	check_emit(&r, &sum);
+	emit(&r, &sum);
 	out_list_end();
-	check_print_summary(&sum);
+	finish(&sum);
 	return rc;
 }
 
@@ -215,6 +236,9 @@ int link_check(struct cmd_ctx *ctx)
 	struct gather g = { .env = &env };
 	int rc, err;
 
+	rc = out_format_get(ctx, &lc_format);
+	if (rc)
+		return rc;
 	if (ctx_opt(ctx, "--list")->set)
 		return list_checks();
 	if (ctx->argc > 1) {
@@ -252,7 +276,7 @@ int link_check(struct cmd_ctx *ctx)
 	out_list_begin("checks");
 	run_checks(&env, &sum);
 	out_list_end();
-	check_print_summary(&sum);
+	finish(&sum);
 	free_env(&env);
 	return check_exit_code(&sum, ctx_opt(ctx, "--strict")->set);
 }

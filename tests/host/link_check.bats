@@ -184,3 +184,11 @@ verdict() { # verdict JSON ID SUBJECT -> the verdict token
 	echo "$output" | jq -e '.schema == 1 and .checks[0].id == "kernel.rdma" and .checks[0].verdict == "fail"
 		and .summary.fail == 1 and (.errors[0] | test("no RDMA support"))'
 }
+
+@test "link check --format prometheus: valid exposition with one verdict series per check, exit code kept" {
+	run bash -c "'$RDMADIAG' --replay '$FIXTURES/mlx5-pcie' link check --format prometheus > '$BATS_TEST_TMPDIR/out.prom'"
+	assert_failure 1
+	"$BATS_TEST_DIRNAME/promcheck.py" prometheus <"$BATS_TEST_TMPDIR/out.prom"
+	grep -q '^rdmadiag_check_verdict{command="link check",check="pci.link",subject="mlx5_0",verdict="fail"} 1$' "$BATS_TEST_TMPDIR/out.prom"
+	"$RDMADIAG" --replay "$FIXTURES/mlx5-pcie" link check --format openmetrics | "$BATS_TEST_DIRNAME/promcheck.py" openmetrics
+}
