@@ -893,8 +893,14 @@ static void bw_fail(struct tester *t, struct stage *s, const struct bw_run *b)
 		return;
 	}
 	check_measured(&s->r, "after %" PRIu64 " messages: %s", b->completed, pp_strerror(b->err));
-	check_verdict(&s->r, V_FAIL, "%s stopped completing operations: see the counters and the peer's log",
-		      peer_name(t));
+	/* A peer that is gone leaves RDMA writes unanswered without an error
+	 * completion until retries run out: the closed control channel says why. */
+	if (peer_gone(t))
+		check_verdict(&s->r, V_FAIL, "%s closed the session: its rdmadiag path serve died or was killed "
+			      "(see its log)", peer_name(t));
+	else
+		check_verdict(&s->r, V_FAIL, "%s stopped completing operations: see the counters and the peer's log",
+			      peer_name(t));
 }
 
 static void expect_bw_text(const struct tester *t, struct stage *s, const char *dflt)
