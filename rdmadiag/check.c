@@ -98,7 +98,13 @@ static void emit_text(const struct check_result *r)
 {
 	const char *tok = verdict_token(r->verdict);
 
-	out_text("%s%-4s%s  %-22s %-12s", out_color(tok), verdict_label(r->verdict), out_color_reset(), r->id, r->subject);
+	out_text("%s%-4s%s  %-22s %-12s", out_color(tok), verdict_label(r->verdict), out_color_reset(), r->id,
+		 r->subject);
+	check_print_text_details(r);
+}
+
+void check_print_text_details(const struct check_result *r)
+{
 	if (r->measured[0])
 		out_text("  %s", r->measured);
 	if (r->expected[0] && r->verdict != V_PASS)

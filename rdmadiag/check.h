@@ -37,6 +37,9 @@ __attribute__((format(printf, 2, 3))) void check_expected(struct check_result *r
 __attribute__((format(printf, 3, 4))) void check_verdict(struct check_result *r, enum verdict v,
 							   const char *hint_fmt, ...);
 
+/* Text form: what was measured and expected, then the hint line (after the
+ * caller printed the verdict and id); shared with stage lines of path test. */
+void check_print_text_details(const struct check_result *r);
 /* Prints one result (an element of the current JSON list) and tallies it. */
 void check_emit(const struct check_result *r, struct check_summary *sum);
 /* Prints the totals: text line, or a JSON "summary" object. */

@@ -513,3 +513,16 @@ int parse_dev_port(const char *word, struct dev_port *out)
 	}
 	return 0;
 }
+
+int ctx_dev_port(const struct cmd_ctx *ctx, struct dev_port *sel)
+{
+	memset(sel, 0, sizeof(*sel));
+	if (ctx->argc > 1) {
+		usage_error("%s %s takes at most one DEV[/PORT], got '%s'", ctx->object->name, ctx->action->name,
+			    ctx->argv[1]);
+		return EXIT_USAGE;
+	}
+	if (ctx->argc == 1 && parse_dev_port(ctx->argv[0], sel))
+		return EXIT_USAGE;
+	return 0;
+}

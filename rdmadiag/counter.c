@@ -215,22 +215,10 @@ static void prom_raw(const struct sample *s, enum out_format f)
 	}
 }
 
-static int parse_selection(struct cmd_ctx *ctx, const char *what, struct dev_port *sel)
-{
-	memset(sel, 0, sizeof(*sel));
-	if (ctx->argc > 1) {
-		usage_error("counter %s takes at most one DEV[/PORT], got '%s'", what, ctx->argv[1]);
-		return EXIT_USAGE;
-	}
-	if (ctx->argc == 1 && parse_dev_port(ctx->argv[0], sel))
-		return EXIT_USAGE;
-	return 0;
-}
-
-static int take_first_sample(struct cmd_ctx *ctx, const char *what, struct sample *s)
+static int take_first_sample(struct cmd_ctx *ctx, struct sample *s)
 {
 	struct dev_port sel;
-	int rc = parse_selection(ctx, what, &sel);
+	int rc = ctx_dev_port(ctx, &sel);
 
 	if (rc)
 		return rc;
@@ -266,7 +254,7 @@ static int counter_show(struct cmd_ctx *ctx)
 
 	if (rc)
 		return rc;
-	rc = take_first_sample(ctx, "show", &s);
+	rc = take_first_sample(ctx, &s);
 	if (rc)
 		return rc;
 	if (out_format_is_prom(fmt)) {
@@ -463,7 +451,7 @@ static int counter_watch(struct cmd_ctx *ctx)
 	if (read_interval_opt(ctx, 1, &w.interval))
 		return EXIT_USAGE;
 	w.count = ctx_opt(ctx, "--count")->set ? ctx_opt(ctx, "--count")->num : 0;
-	rc = take_first_sample(ctx, "watch", &old);
+	rc = take_first_sample(ctx, &old);
 	if (rc)
 		return rc;
 	rc = port_errors(&old);
@@ -606,7 +594,7 @@ static int counter_check(struct cmd_ctx *ctx)
 		return rc;
 	if (read_interval_opt(ctx, 2, &interval))
 		return EXIT_USAGE;
-	rc = take_first_sample(ctx, "check", &old);
+	rc = take_first_sample(ctx, &old);
 	if (rc)
 		return rc;
 	rc = port_errors(&old);

@@ -160,11 +160,7 @@ static int gid_show(struct cmd_ctx *ctx)
 	int rc, err;
 
 	memset(&w, 0, sizeof(w));
-	if (ctx->argc > 1) {
-		usage_error("gid show takes at most one DEV[/PORT], got '%s'", ctx->argv[1]);
-		return EXIT_USAGE;
-	}
-	if (ctx->argc == 1 && parse_dev_port(ctx->argv[0], &sel))
+	if (ctx_dev_port(ctx, &sel))
 		return EXIT_USAGE;
 	rc = nl_require();
 	if (rc)

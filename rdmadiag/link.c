@@ -164,11 +164,7 @@ static int link_show(struct cmd_ctx *ctx)
 	struct dev_port sel = { 0 };
 	int count = 0, rc, err;
 
-	if (ctx->argc > 1) {
-		usage_error("link show takes at most one DEV[/PORT], got '%s'", ctx->argv[1]);
-		return EXIT_USAGE;
-	}
-	if (ctx->argc == 1 && parse_dev_port(ctx->argv[0], &sel))
+	if (ctx_dev_port(ctx, &sel))
 		return EXIT_USAGE;
 	rc = nl_require();
 	if (rc)

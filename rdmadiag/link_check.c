@@ -241,11 +241,7 @@ int link_check(struct cmd_ctx *ctx)
 		return rc;
 	if (ctx_opt(ctx, "--list")->set)
 		return list_checks();
-	if (ctx->argc > 1) {
-		usage_error("link check takes at most one DEV[/PORT], got '%s'", ctx->argv[1]);
-		return EXIT_USAGE;
-	}
-	if (ctx->argc == 1 && parse_dev_port(ctx->argv[0], &sel))
+	if (ctx_dev_port(ctx, &sel))
 		return EXIT_USAGE;
 	rc = nl_require();
 	if (rc)

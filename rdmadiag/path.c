@@ -135,13 +135,7 @@ static void emit_stage_text(const struct stage *s)
 	if (r->verdict != V_SKIP)
 		snprintf(ms, sizeof(ms), "%.1f ms", s->ms);
 	out_text("%s%-4s%s  %-16s %10s", out_color(tok), verdict_label(r->verdict), out_color_reset(), r->id, ms);
-	if (r->measured[0])
-		out_text("  %s", r->measured);
-	if (r->expected[0] && r->verdict != V_PASS)
-		out_text(" (expected %s)", r->expected);
-	out_text("\n");
-	if (r->hint[0] && r->verdict != V_PASS)
-		out_text("      hint: %s\n", r->hint);
+	check_print_text_details(r);
 }
 
 static void emit_stage(const struct stage *s, struct check_summary *sum)

@@ -144,5 +144,8 @@ struct dev_port {
 	unsigned port;
 };
 int parse_dev_port(const char *word, struct dev_port *out);
+/* The optional single DEV[/PORT] word of an action: 0 (sel->dev is "" when
+ * absent) or EXIT_USAGE after saying what is wrong. */
+int ctx_dev_port(const struct cmd_ctx *ctx, struct dev_port *sel);
 
 #endif
