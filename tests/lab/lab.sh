@@ -365,12 +365,15 @@ vm_verdict() {
 	return "$EXIT_INFRA"
 }
 
-boot_time() { # seconds from qemu start to the started marker
+boot_time() { # "booted in N s" from qemu start to the started marker
 	local dir=$1 t0 t1
-	[ -f "$dir/started" ] || return 0
+	if [ ! -f "$dir/started" ]; then
+		printf 'did not finish booting'
+		return 0
+	fi
 	t0=$(cat "$dir/t-start")
 	t1=$(stat -c %.9Y "$dir/started")
-	awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.1f", b - a }'
+	awk -v a="$t0" -v b="$t1" 'BEGIN { printf "booted in %.1fs", b - a }'
 }
 
 parse_timeout() { # sets LAB_TIMEOUT_USED and ARGS_LEFT
@@ -413,7 +416,7 @@ cmd_run1() {
 	tailpid=$!
 	wait "$VM_PID" || st=$?
 	wait "$tailpid" || true
-	[ -z "${LAB_VERBOSE:-}" ] || msg "VM a booted in $(boot_time "$dir")s; logs: $(rel "$RUN_DIR")"
+	[ -z "${LAB_VERBOSE:-}" ] || msg "VM a $(boot_time "$dir"); logs: $(rel "$RUN_DIR")"
 	vm_verdict "$dir" a "$st" || rc=$?
 	exit "$rc"
 }
@@ -518,7 +521,7 @@ cmd_run2() {
 		sed 's/^/# [b] /' "$db/output"
 	fi
 	[ -z "${LAB_VERBOSE:-}" ] ||
-		msg "VM a booted in $(boot_time "$da")s, VM b in $(boot_time "$db")s; logs: $(rel "$RUN_DIR")"
+		msg "VM a $(boot_time "$da"), VM b $(boot_time "$db"); logs: $(rel "$RUN_DIR")"
 	local rca=0 rcb=0
 	vm_verdict "$da" a "$sta" || rca=$?
 	if [ -f "$db/rc" ]; then
