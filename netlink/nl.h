@@ -32,7 +32,7 @@ typedef int (*nl_msg_cb)(const nl_tb tb, void *data);
 int nl_require(void);
 void nl_close(void);
 
-/* A request: command, DUMP or not, then up to a few u32 attributes. */
+/* A request: command, DUMP or not, then up to eight u32 or string attributes. */
 struct nl_req {
 	uint16_t cmd;
 	bool dump;
@@ -41,7 +41,7 @@ struct nl_req {
 		uint16_t type;
 		uint32_t value;
 		const char *str;	/* string attribute when set */
-	} attr[4];
+	} attr[8];
 };
 void nl_req_init(struct nl_req *r, uint16_t cmd, bool dump);
 void nl_req_u32(struct nl_req *r, uint16_t type, uint32_t value);

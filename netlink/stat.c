@@ -86,20 +86,32 @@ static int add_hwcounter(const struct nlattr *entry, struct nl_walk *w)
 	return set_add(w->s, name, nl_u64(etb, RDMA_NLDEV_ATTR_STAT_HWCOUNTER_ENTRY_VALUE, 0), STAT_SRC_NETLINK);
 }
 
+int stat_add_hwcounters(const struct nlattr *table, struct stat_set *s)
+{
+	struct nl_walk w = { .s = s };
+	const struct nlattr *a;
+
+	/* Entries share one attribute type, so walk them instead of a table. */
+	mnl_attr_for_each_nested(a, table) {
+		if (add_hwcounter(a, &w))
+			return -ENOMEM;
+	}
+	return w.added;
+}
+
 static int stat_msg(const nl_tb tb, void *data)
 {
 	struct nl_walk *w = data;
-	const struct nlattr *a;
+	int n;
 
 	if (!tb[RDMA_NLDEV_ATTR_STAT_HWCOUNTERS])
 		return MNL_CB_OK;
 	if (tb[RDMA_NLDEV_ATTR_PORT_INDEX] && nl_u32(tb, RDMA_NLDEV_ATTR_PORT_INDEX, 0) != w->port)
 		return MNL_CB_OK;
-	/* Entries share one attribute type, so walk them instead of a table. */
-	mnl_attr_for_each_nested(a, tb[RDMA_NLDEV_ATTR_STAT_HWCOUNTERS]) {
-		if (add_hwcounter(a, w))
-			return MNL_CB_ERROR;
-	}
+	n = stat_add_hwcounters(tb[RDMA_NLDEV_ATTR_STAT_HWCOUNTERS], w->s);
+	if (n < 0)
+		return MNL_CB_ERROR;
+	w->added += n;
 	return MNL_CB_OK;
 }
 

@@ -47,6 +47,11 @@ int stat_port_netlink(uint32_t dev_index, uint32_t port, struct stat_set *s);
 int stat_port_sysfs(const char *dev, uint32_t port, bool hw_counters, struct stat_set *s);
 int stat_netdev_ethtool(const char *ifname, struct stat_set *s);
 
+/* Adds the entries of a STAT_HWCOUNTERS table (a port's, or a per-QP
+ * counter's) as STAT_SRC_NETLINK counters; returns how many, or -ENOMEM. */
+struct nlattr;
+int stat_add_hwcounters(const struct nlattr *table, struct stat_set *s);
+
 void stat_set_free(struct stat_set *s);
 const struct stat_counter *stat_find(const struct stat_set *s, const char *name, enum stat_source src);
 const char *stat_source_token(enum stat_source src);	/* "netlink", "hw_counters", ... */

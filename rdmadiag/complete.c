@@ -25,6 +25,7 @@
 
 #include "../netlink/source.h"
 #include "../netlink/sysfs.h"
+#include "counter_qp.h"
 #include "rdmadiag.h"
 
 #define IB_CLASS "/sys/class/infiniband"
@@ -63,6 +64,9 @@ static const struct keyword_values {
 	{ "ps", cm_port_spaces, COMPLETE_NONE },
 	{ "dev", NULL, COMPLETE_DEV },
 	{ "peer", NULL, COMPLETE_HOST },
+	{ "qp", NULL, COMPLETE_DEV_PORT },	/* counter show qp [DEV[/PORT]] */
+	{ "set", NULL, COMPLETE_DEV_PORT },	/* counter mode set DEV/PORT */
+	{ "auto", counter_auto_values, COMPLETE_NONE },
 	{ NULL, NULL, COMPLETE_NONE },
 };
 

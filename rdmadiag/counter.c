@@ -13,6 +13,7 @@
 
 #include "check.h"
 #include "counter_map.h"
+#include "counter_qp.h"
 #include "counter_sample.h"
 #include "objects.h"
 #include "output.h"
@@ -127,6 +128,16 @@ static void print_group(const struct stat_set *set, enum ctr_group g)
 	out_obj_end();
 }
 
+void counter_print_groups(const struct stat_set *set)
+{
+	for (int g = 0; g < G_COUNT; g++) {
+		if (g == G_OTHER && !out_is_json() && !g_opts.details)
+			continue;
+		if (group_has_counters(set, g))
+			print_group(set, g);
+	}
+}
+
 static void print_port(const struct port_ctr *p)
 {
 	char name[RD_NAME_LEN + 8];
@@ -144,12 +155,7 @@ static void print_port(const struct port_ctr *p)
 		out_u64(&ctr_fields[F_LIFESPAN], p->set.lifespan_ms);
 	if (p->err && !p->set.n)
 		out_str(&ctr_fields[F_ERROR], strerror(-p->err));
-	for (int g = 0; g < G_COUNT; g++) {
-		if (g == G_OTHER && !out_is_json() && !g_opts.details)
-			continue;
-		if (group_has_counters(&p->set, g))
-			print_group(&p->set, g);
-	}
+	counter_print_groups(&p->set);
 	out_obj_end();
 }
 
@@ -246,6 +252,9 @@ static int port_errors(const struct sample *s)
 	return rc;
 }
 
+/* "qp" switches show to the per-QP counters; the others filter those. */
+static const char *const show_keywords[] = { "qp", "lqpn", "pid", "counter", NULL };
+
 static int counter_show(struct cmd_ctx *ctx)
 {
 	struct sample s;
@@ -254,6 +263,19 @@ static int counter_show(struct cmd_ctx *ctx)
 
 	if (rc)
 		return rc;
+	if (ctx->argc && !strcmp(ctx->argv[0], "qp")) {
+		if (out_format_is_prom(fmt)) {
+			usage_error("counter show qp has no --format %s yet (text and -j only)", ctx_opt(ctx, "--format")->str);
+			return EXIT_USAGE;
+		}
+		return counter_qp_show(ctx);
+	}
+	for (const char *const *k = show_keywords + 1; ctx->argc && *k; k++) {
+		if (!strcmp(ctx->argv[0], *k)) {
+			usage_error("'%s' filters the per-QP counters: rdmadiag counter show qp [DEV[/PORT]] %s N", *k, *k);
+			return EXIT_USAGE;
+		}
+	}
 	rc = take_first_sample(ctx, &s);
 	if (rc)
 		return rc;
@@ -698,15 +720,26 @@ static const struct cmd_opt check_opts[] = {
 	{ 0 },
 };
 
+static const char *const mode_keywords[] = { "set", "auto", NULL };
+static const char *const bind_keywords[] = { "lqpn", "counter", NULL };
+
 static const struct action counter_actions[] = {
-	{ "show", "[DEV[/PORT]]", "port counters grouped by meaning (traffic, retransmission, RNR, congestion, ...)",
-	  counter_show, NEEDS_NETLINK, show_opts, COMPLETE_DEV_PORT, NULL },
+	{ "show", "[qp] [DEV[/PORT]]", "port counters grouped by meaning (traffic, retransmission, RNR, congestion, ...); "
+	  "with qp the per-QP counters",
+	  counter_show, NEEDS_NETLINK, show_opts, COMPLETE_DEV_PORT, show_keywords },
 	{ "watch", "[DEV[/PORT]]", "per-interval deltas and rates of the counters that changed", counter_watch,
 	  NEEDS_NETLINK, watch_opts, COMPLETE_DEV_PORT, NULL },
 	{ "check", "[DEV[/PORT]]", "sample twice and say what rising counters mean (loss, congestion, RNR, flaps)",
 	  counter_check, NEEDS_NETLINK, check_opts, COMPLETE_DEV_PORT, NULL },
 	{ "map", "", "the vendor-neutral map: driver counter names, their kind and group", counter_map, 0, NULL,
 	  COMPLETE_NONE, NULL },
+	{ "mode", "[DEV[/PORT]] | set DEV/PORT auto type|pid|type,pid|off",
+	  "statistic mode of per-QP counters (auto by type or pid, manual, none), or set it", counter_qp_mode,
+	  NEEDS_NETLINK, NULL, COMPLETE_DEV_PORT, mode_keywords },
+	{ "bind", "DEV/PORT lqpn N [counter ID]", "bind a QP to a per-QP counter (a new one without counter ID)",
+	  counter_qp_bind, NEEDS_NETLINK, NULL, COMPLETE_DEV_PORT, bind_keywords },
+	{ "unbind", "DEV/PORT counter ID [lqpn N]", "unbind a QP (or every QP) from a per-QP counter",
+	  counter_qp_unbind, NEEDS_NETLINK, NULL, COMPLETE_DEV_PORT, bind_keywords },
 	{ "list", "[DEV[/PORT]]", "same as show", counter_show, NEEDS_NETLINK | HIDDEN, show_opts, COMPLETE_DEV_PORT,
 	  NULL },
 	{ 0 },

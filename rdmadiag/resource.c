@@ -167,6 +167,14 @@ bool res_query_single_id(const struct res_query *q, const char *id_key, uint32_t
 	return true;
 }
 
+bool rfilter_term_has(const struct rfilter_term *t, uint64_t v)
+{
+	for (int i = 0; i < t->n; i++)
+		if (v >= t->range[i].lo && v <= t->range[i].hi)
+			return true;
+	return false;
+}
+
 static bool term_match(const struct rfilter_term *t, const struct rd_res *r)
 {
 	uint64_t v;
@@ -179,12 +187,7 @@ static bool term_match(const struct rfilter_term *t, const struct rd_res *r)
 				return true;
 		return false;
 	}
-	if (!rd_res_num(r, t->key->field, &v))
-		return false;
-	for (int i = 0; i < t->n; i++)
-		if (v >= t->range[i].lo && v <= t->range[i].hi)
-			return true;
-	return false;
+	return rd_res_num(r, t->key->field, &v) && rfilter_term_has(t, v);
 }
 
 bool res_query_match(const struct res_query *q, const struct rd_res *r)

@@ -51,6 +51,8 @@ int res_query_parse(const struct cmd_ctx *ctx, const struct rfilter_key *keys, s
 /* True when the filters ask for exactly one object id (key `id_key`). */
 bool res_query_single_id(const struct res_query *q, const char *id_key, uint32_t *id);
 bool res_query_match(const struct res_query *q, const struct rd_res *r);
+/* Whether a numeric term (RFK_NUM, RFK_ENUM) accepts v. */
+bool rfilter_term_has(const struct rfilter_term *t, uint64_t v);
 
 /* Owner name: the kernel module, or /proc/PID/comm (cached, replayable);
  * NULL when unknown (process gone). */
