@@ -130,3 +130,70 @@ FORCE:
 # Builds the netlink part of hand-made test fixtures (tests/fixtures/make-handmade.sh).
 tests/tools/nlfixture: tests/tools/nlfixture.c
 	$(Q)$(CC) -O2 -g -std=gnu11 -Wall -Wextra -Werror $(PKG_CFLAGS) -o $@ $< $(PKG_LIBS)
+
+# ---- fuzzing (fuzz/README.md) ----
+# libFuzzer targets, built with clang into build/fuzz (own objects: the main
+# build keeps its compiler and flags). `make fuzz` runs each for FUZZ_TIME s.
+FUZZ_CC ?= clang
+FUZZ_TIME ?= 60
+FUZZ_TARGETS := nl_reply pathproto cmdline sysfs
+FUZZ_DIR := build/fuzz
+FUZZ_SAN := -fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer
+FUZZ_CFLAGS := -O1 -g -std=gnu11 -Wall -Wextra -Werror -Wno-missing-field-initializers \
+	-Wno-gnu-variable-sized-type-not-at-end -MMD -MP $(FUZZ_SAN)
+FUZZ_OBJS := $(patsubst %.c,$(FUZZ_DIR)/obj/%.o,$(LIB_SRCS) rdmadiag/main.c fuzz/fuzz_common.c)
+FUZZ_BINS := $(patsubst %,$(FUZZ_DIR)/%_fuzz,$(FUZZ_TARGETS)) $(FUZZ_DIR)/gen_pathproto_seeds \
+	$(FUZZ_DIR)/gen_res_fixture
+
+# main() of the program is called by the command-line target.
+$(FUZZ_DIR)/obj/rdmadiag/main.o: FUZZ_EXTRA := -Dmain=rdmadiag_main
+
+$(FUZZ_DIR)/obj/%.o: %.c
+	$(call say,FUZZCC)
+	$(Q)mkdir -p $(@D)
+	$(Q)$(FUZZ_CC) $(CPPFLAGS) $(FUZZ_CFLAGS) -fsanitize=fuzzer-no-link $(FUZZ_EXTRA) -c -o $@ $<
+
+$(FUZZ_DIR)/librdmadiag.a: $(FUZZ_OBJS)
+	$(Q)rm -f $@ && ar rcs $@ $^
+
+$(FUZZ_DIR)/%_fuzz: fuzz/%_fuzz.c $(FUZZ_DIR)/librdmadiag.a
+	$(call say,FUZZLD)
+	$(Q)$(FUZZ_CC) $(CPPFLAGS) $(FUZZ_CFLAGS) -fsanitize=fuzzer \
+		-DFUZZ_FIXTURE_DIR='"$(CURDIR)/tests/fixtures/lab-rxe"' -o $@ $< $(FUZZ_DIR)/librdmadiag.a $(LDLIBS)
+
+$(FUZZ_DIR)/gen_pathproto_seeds: fuzz/gen_pathproto_seeds.c $(FUZZ_DIR)/librdmadiag.a
+	$(Q)$(FUZZ_CC) $(CPPFLAGS) $(FUZZ_CFLAGS) -o $@ $< $(FUZZ_DIR)/librdmadiag.a $(LDLIBS)
+
+# Seed generators (fuzz/seeds.sh); built here so the main build's flags stay.
+$(FUZZ_DIR)/gen_res_fixture: tests/tools/gen_res_fixture.c
+	$(Q)mkdir -p $(@D)
+	$(Q)$(FUZZ_CC) $(CPPFLAGS) -O1 -g -o $@ $< -lmnl
+
+fuzz-build: deps-test
+	$(MAKE) $(FUZZ_BINS)
+
+# Every target for FUZZ_TIME seconds, then the saved crashes as regressions.
+fuzz: fuzz-build
+	FUZZ_TIME=$(FUZZ_TIME) fuzz/run.sh
+
+# ---- valgrind (tests/valgrind.sh) ----
+# A plain build (no sanitizer: valgrind cannot run ASan binaries) in its own
+# directory, so it never replaces the sanitized objects of `make check`.
+VG_DIR := build/valgrind
+VG_OBJS := $(patsubst %.c,$(VG_DIR)/%.o,$(LIB_SRCS) rdmadiag/main.c)
+
+$(VG_DIR)/%.o: %.c
+	$(call say,VGCC)
+	$(Q)mkdir -p $(@D)
+	$(Q)$(CC) $(CPPFLAGS) -O1 -g -std=gnu11 -Wall -Wextra -Werror -Wno-missing-field-initializers \
+		-Wno-format-truncation -MMD -MP -c -o $@ $<
+
+$(VG_DIR)/bin/rdmadiag: $(VG_OBJS)
+	$(call say,LD)
+	$(Q)mkdir -p $(@D)
+	$(Q)$(CC) -o $@ $^ $(LDLIBS)
+
+valgrind-build: $(VG_DIR)/bin/rdmadiag
+
+.PHONY: fuzz fuzz-build valgrind-build
+-include $(shell find $(FUZZ_DIR)/obj $(VG_DIR) -name '*.d' 2>/dev/null)

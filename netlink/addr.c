@@ -13,6 +13,7 @@
 #include <time.h>
 
 #include "addr.h"
+#include "nl.h"
 #include "source.h"
 
 #define ADDR_FIXTURE "netlink/route-getaddr.bin"
@@ -69,6 +70,10 @@ static int msg_cb(const struct nlmsghdr *nlh, void *data)
 
 static int feed(const char *buf, size_t len, unsigned seq, unsigned portid)
 {
+	if (!nl_chunk_ok(buf, len)) {
+		errno = EBADMSG;
+		return MNL_CB_ERROR;
+	}
 	return mnl_cb_run(buf, len, seq, portid, msg_cb, NULL);
 }
 
@@ -156,6 +161,13 @@ int addr_load(void)
 	cache.err = source_replaying() ? load_replay(buf, size) : load_live(buf, size);
 	free(buf);
 	return cache.err;
+}
+
+void addr_forget(void)
+{
+	cache.loaded = false;
+	cache.err = 0;
+	cache.n = 0;
 }
 
 int addr_of_ifindex(unsigned ifindex, struct nd_addr *out, int max)

@@ -23,6 +23,8 @@ struct nd_addr {
 
 /* Loads every address once; 0 or -errno (-ENOENT: replay fixture without addresses). */
 int addr_load(void);
+/* Drops what addr_load() cached, so the next call loads again (fuzzing). */
+void addr_forget(void);
 /* Addresses of one interface; returns how many were stored in out (at most max). */
 int addr_of_ifindex(unsigned ifindex, struct nd_addr *out, int max);
 /* true when a and b are in the same subnet (shorter prefix of the two). */

@@ -294,10 +294,33 @@ static void fixture_name(const struct nl_req *r, char *buf, size_t len)
 		snprintf(buf + n, len - n, ".bin");
 }
 
+bool nl_chunk_ok(const void *buf, size_t len)
+{
+	const char *p = buf;
+
+	while (len >= sizeof(struct nlmsghdr)) {
+		struct nlmsghdr h;
+
+		memcpy(&h, p, sizeof(h));	/* the chunk need not be aligned */
+		if (h.nlmsg_len < sizeof(h) || h.nlmsg_len > len)
+			return false;
+		if (NLMSG_ALIGN(h.nlmsg_len) >= len)
+			return true;
+		p += NLMSG_ALIGN(h.nlmsg_len);
+		len -= NLMSG_ALIGN(h.nlmsg_len);
+	}
+	return true;	/* a tail shorter than a header is ignored by libmnl too */
+}
+
 /* Parses one received chunk. A failure that is not the kernel's own error
  * reply means the bytes themselves are bad (or a dump raced a change: EINTR). */
 static int feed(const char *chunk, size_t len, unsigned seq, unsigned portid, struct run_ctx *rc)
 {
+	if (!nl_chunk_ok(chunk, len)) {
+		snprintf(nl.err_msg, sizeof(nl.err_msg), "malformed netlink reply (a message length runs past the data)");
+		errno = EBADMSG;
+		return MNL_CB_ERROR;
+	}
 	int ret = mnl_cb_run2(chunk, len, seq, portid, data_cb, rc, ctl_cbs, NLMSG_MIN_TYPE);
 
 	if (ret < 0 && !nl.kernel_err && (errno != EINTR || source_replaying())) {

@@ -54,6 +54,11 @@ void nl_req_str(struct nl_req *r, uint16_t type, const char *value);
 int nl_run(const struct nl_req *r, nl_msg_cb cb, void *data);
 const char *nl_error_msg(void);
 
+/* Whether every message length in a received chunk lies within the chunk.
+ * Checked before libmnl sees the bytes: mnl_nlmsg_ok() compares the length
+ * as an int, so a length over 2 GiB passes and the walk leaves the buffer. */
+bool nl_chunk_ok(const void *buf, size_t len);
+
 /* Parses a nested attribute into tb with the same policy. */
 int nl_parse_nested(const struct nlattr *nest, nl_tb tb);
 /* Number of malformed attributes dropped so far. */

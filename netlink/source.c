@@ -17,6 +17,8 @@ static struct {
 	char dir[PATH_MAX];
 	bool record;
 	bool replay;
+	const void *nl_bytes;	/* source_replay_netlink_bytes() */
+	size_t nl_len;
 } src;
 
 bool source_replaying(void)
@@ -81,10 +83,18 @@ int source_save(const char *rel, const void *data, size_t len, bool append)
 	return fclose(fp);
 }
 
+void source_replay_netlink_bytes(const void *data, size_t len)
+{
+	src.nl_bytes = data;
+	src.nl_len = len;
+}
+
 FILE *source_open(const char *rel)
 {
 	char path[PATH_MAX];
 
+	if (src.nl_bytes && !strncmp(rel, "netlink/", 8))
+		return src.nl_len ? fmemopen((void *)src.nl_bytes, src.nl_len, "rb") : fopen("/dev/null", "rb");
 	if (source_path(path, sizeof(path), rel))
 		return NULL;
 	return fopen(path, "rb");

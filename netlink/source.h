@@ -33,5 +33,8 @@ int source_mkparents(const char *rel);
 int source_save(const char *rel, const void *data, size_t len, bool append);
 /* Open DIR/rel for reading (replay mode); NULL with errno set. */
 FILE *source_open(const char *rel);
+/* Fuzzing: while set, every netlink reply replayed (netlink/...) is read from
+ * these bytes instead of a file, through the same parser. NULL to unset. */
+void source_replay_netlink_bytes(const void *data, size_t len);
 
 #endif

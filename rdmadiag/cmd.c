@@ -422,6 +422,18 @@ static const struct action *find_action(const struct object *obj, const char *wo
 	return NULL;
 }
 
+static int run_action(struct cmd_ctx *ctx)
+{
+	return ctx->action->run(ctx);
+}
+
+static cmd_runner runner = run_action;
+
+void cmd_set_runner(cmd_runner run)
+{
+	runner = run ? run : run_action;
+}
+
 int cmd_dispatch(int argc, char **argv)
 {
 	int ambiguous;
@@ -476,7 +488,7 @@ int cmd_dispatch(int argc, char **argv)
 	if (a->flags & OUTPUT_STREAM)
 		out_set_stream(true);
 	out_begin();
-	int rc = a->run(&ctx);
+	int rc = runner(&ctx);
 
 	out_finish();
 	return rc;

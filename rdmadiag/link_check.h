@@ -62,4 +62,11 @@ extern const struct lc_check lc_checks[];	/* terminated by { .id = NULL } */
 int link_check(struct cmd_ctx *ctx);
 extern const struct cmd_opt link_check_opts[];
 
+/* Parsers of sysfs/procfs text the checks use (exported for the fuzz target):
+ * "8.0 GT/s PCIe" -> 8.0 (0 unknown); 8.0 -> generation 3 (0 unknown);
+ * /proc/self/limits text -> the soft RLIMIT_MEMLOCK (0 or -EINVAL). */
+double lc_pcie_gts(const char *s);
+int lc_pcie_gen(double gts);
+int lc_memlock_parse(const char *limits, unsigned long long *soft, bool *unlimited);
+
 #endif

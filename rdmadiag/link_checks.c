@@ -600,12 +600,12 @@ static void chk_net_subnet(const struct lc_env *env, const void *s, struct check
 
 /* ---- PCIe ---- */
 
-static double pcie_gts(const char *s)
+double lc_pcie_gts(const char *s)
 {
 	return strtod(s, NULL);	/* "8.0 GT/s PCIe", "16.0 GT/s PCIe"; "Unknown" -> 0 */
 }
 
-static int pcie_gen(double gts)
+int lc_pcie_gen(double gts)
 {
 	static const double gens[] = { 2.5, 5, 8, 16, 32, 64 };
 
@@ -648,24 +648,24 @@ static void chk_pci_link(const struct lc_env *env, const void *s, struct check_r
 	fs_read_u64(path, &cw);
 	snprintf(path, sizeof(path), "/sys/class/infiniband/%s/device/max_link_width", d->d.name);
 	fs_read_u64(path, &mw);
-	cur = pcie_gts(cs), max = pcie_gts(ms);
+	cur = lc_pcie_gts(cs), max = lc_pcie_gts(ms);
 	if (cur <= 0 || !cw) {
 		check_measured(r, "link speed unknown (%s x%u)", cs, (unsigned)cw);
 		return;
 	}
 	bw = pcie_gbps(cur, (unsigned)cw);
 	port = dev_port_rate(env, d);
-	check_measured(r, "Gen%d x%u (%.0f Gb/s), capable of Gen%d x%u; port %g Gb/s", pcie_gen(cur), (unsigned)cw, bw,
-		       pcie_gen(max), (unsigned)mw, port);
-	check_expected(r, "Gen%d x%u and PCIe bandwidth >= port rate", pcie_gen(max), (unsigned)mw);
+	check_measured(r, "Gen%d x%u (%.0f Gb/s), capable of Gen%d x%u; port %g Gb/s", lc_pcie_gen(cur), (unsigned)cw, bw,
+		       lc_pcie_gen(max), (unsigned)mw, port);
+	check_expected(r, "Gen%d x%u and PCIe bandwidth >= port rate", lc_pcie_gen(max), (unsigned)mw);
 	if (port > 0 && bw < port)
 		check_verdict(r, V_FAIL, "PCIe Gen%d x%u carries about %.0f Gb/s, less than the %g Gb/s port: move the "
 					 "NIC to a slot with more lanes or a newer generation (lspci -vvv: LnkCap/LnkSta)",
-			      pcie_gen(cur), (unsigned)cw, bw, port);
+			      lc_pcie_gen(cur), (unsigned)cw, bw, port);
 	else if (cur + 0.1 < max || cw < mw)
 		check_verdict(r, V_WARN, "the link trained at Gen%d x%u below its Gen%d x%u capability: reseat the card, "
 					 "check the slot's wiring and the BIOS PCIe settings",
-			      pcie_gen(cur), (unsigned)cw, pcie_gen(max), (unsigned)mw);
+			      lc_pcie_gen(cur), (unsigned)cw, lc_pcie_gen(max), (unsigned)mw);
 	else
 		check_verdict(r, V_PASS, NULL);
 }
@@ -719,11 +719,17 @@ static void chk_cpu_governor(const struct lc_env *env, const void *s, struct che
 /* RLIMIT_MEMLOCK of this process, from /proc/self/limits (a file, so it replays). */
 static int memlock_limit(unsigned long long *soft, bool *unlimited)
 {
-	char buf[4096], *line;
+	char buf[4096];
 
 	if (fs_read("/proc/self/limits", buf, sizeof(buf)) < 0)
 		return -ENOENT;
-	line = strstr(buf, "Max locked memory");
+	return lc_memlock_parse(buf, soft, unlimited);
+}
+
+int lc_memlock_parse(const char *limits, unsigned long long *soft, bool *unlimited)
+{
+	const char *line = strstr(limits, "Max locked memory");
+
 	if (!line)
 		return -EINVAL;
 	line += strlen("Max locked memory");

@@ -119,6 +119,10 @@ extern const struct object *const all_objects[];
 
 /* cmd.c */
 int cmd_dispatch(int argc, char **argv);
+/* Who runs a parsed command: ctx->action->run unless replaced (the
+ * command-line fuzz target skips handlers that wait or use the network). */
+typedef int (*cmd_runner)(struct cmd_ctx *ctx);
+void cmd_set_runner(cmd_runner run);
 
 /* complete.c: hidden commands for the shell completion and the docs tests.
  * argv[0] is "__complete"; they never open netlink. */

@@ -2,7 +2,8 @@
 # Runs every test of rdmadiag and ends with one line "N passed, N failed".
 #   unit tests (tests/unit/*_test, TAP), host bats tests (tests/host/*.bats),
 #   lab tests in qemu VMs with a real kernel RDMA stack (tests/lab/run-tests.sh).
-# Environment: LAB=skip leaves the lab out; BATS_FILTER=REGEX narrows bats tests.
+# Environment: LAB=skip leaves the lab out; BATS_FILTER=REGEX narrows bats tests;
+#   FUZZ=skip, VALGRIND=skip leave those out; FUZZ_TIME=S seconds per fuzz target (10).
 set -u
 cd "$(dirname "$0")/.."
 
@@ -43,6 +44,16 @@ done
 
 if [ -n "$(ls tests/host/*.bats 2>/dev/null)" ]; then
 	run_suite host bats --tap ${BATS_FILTER:+--filter "$BATS_FILTER"} tests/host
+fi
+
+# A short bounded fuzzing pass of every target plus the saved crash inputs
+# (fuzz/run.sh; `make fuzz` runs longer), and the valgrind pass of the plain
+# build over the fixtures (tests/valgrind.sh).
+if [ "${FUZZ:-}" != skip ]; then
+	run_suite fuzz env FUZZ_TIME="${FUZZ_TIME:-10}" fuzz/run.sh
+fi
+if [ "${VALGRIND:-}" != skip ]; then
+	run_suite valgrind tests/valgrind.sh
 fi
 
 if [ "${LAB:-}" != skip ]; then
