@@ -149,8 +149,13 @@ static int error_cb(const struct nlmsghdr *nlh, void *data)
 	if (nlh->nlmsg_flags & NLM_F_ACK_TLVS) {
 		const struct nlattr *tb[NLMSGERR_ATTR_MAX + 1] = { 0 };
 
-		if (mnl_attr_parse(nlh, sizeof(*err), ext_ack_cb, tb) >= 0 && tb[NLMSGERR_ATTR_MSG])
+		if (mnl_attr_parse(nlh, sizeof(*err), ext_ack_cb, tb) >= 0 && tb[NLMSGERR_ATTR_MSG]) {
 			snprintf(nl.err_msg, sizeof(nl.err_msg), "%s", mnl_attr_get_str(tb[NLMSGERR_ATTR_MSG]));
+			/* it ends up on a terminal: no control bytes */
+			for (char *c = nl.err_msg; *c; c++)
+				if ((unsigned char)*c < 0x20 || *c == 0x7f)
+					*c = '?';
+		}
 	}
 	nl.kernel_err = true;
 	errno = err->error < 0 ? -err->error : err->error;

@@ -71,8 +71,12 @@ int sample_ports(const char *dev, unsigned port, struct sample *s)
 				snprintf(s->p[j].dev, sizeof(s->p[j].dev), "%s", l.d[i].name);
 	}
 	free(l.d);
-	if (err)
+	if (err) {
+		/* the ports of the devices before the failing one: callers free only on success */
+		free(s->p);
+		memset(s, 0, sizeof(*s));
 		return report_dev_error(dev, err);
+	}
 	if (s->n == 0 && dev && port) {
 		char what[160];
 

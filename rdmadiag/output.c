@@ -320,6 +320,14 @@ static bool text_skips(const struct field *f)
 	return (f->flags & FF_DETAIL) && !g_opts.details;
 }
 
+/* A value as text: control bytes (a hostile kernel reply or peer could send
+ * terminal escape sequences) become '?'. */
+static void text_put(const char *v)
+{
+	for (const unsigned char *p = (const unsigned char *)v; *p; p++)
+		fputc(*p < 0x20 || *p == 0x7f ? '?' : *p, o.fp);
+}
+
 static void text_value(const struct field *f, const char *v)
 {
 	const char *col = (f->flags & FF_GOODBAD) ? out_color(v) : "";
@@ -329,11 +337,14 @@ static void text_value(const struct field *f, const char *v)
 		return;
 	text_start_item();
 	if (f->flags & FF_HEAD) {
-		fprintf(o.fp, "%s%s%s:", col, v, reset);
+		fputs(col, o.fp);
+		text_put(v);
+		fprintf(o.fp, "%s:", reset);
 		return;
 	}
-	fprintf(o.fp, "%s %s%s%s%s%s", f->label ? f->label : f->key, col, v, reset,
-		f->unit ? " " : "", f->unit ? f->unit : "");
+	fprintf(o.fp, "%s %s", f->label ? f->label : f->key, col);
+	text_put(v);
+	fprintf(o.fp, "%s%s%s", reset, f->unit ? " " : "", f->unit ? f->unit : "");
 }
 
 void out_str(const struct field *f, const char *v)
