@@ -43,12 +43,22 @@ const char *verdict_label(enum verdict v)
 	}
 }
 
+/* Subjects and measurements carry names from kernel replies: a terminal
+ * must never get their control bytes (escape sequences). */
+static void strip_controls(char *s)
+{
+	for (; *s; s++)
+		if ((unsigned char)*s < 0x20 || *s == 0x7f)
+			*s = '?';
+}
+
 void check_init(struct check_result *r, const char *id, const char *subject)
 {
 	memset(r, 0, sizeof(*r));
 	r->id = id;
 	r->verdict = V_SKIP;
 	snprintf(r->subject, sizeof(r->subject), "%s", subject ? subject : "host");
+	strip_controls(r->subject);
 }
 
 void check_measured(struct check_result *r, const char *fmt, ...)
@@ -57,6 +67,7 @@ void check_measured(struct check_result *r, const char *fmt, ...)
 
 	va_start(ap, fmt);
 	vsnprintf(r->measured, sizeof(r->measured), fmt, ap);
+	strip_controls(r->measured);
 	va_end(ap);
 }
 
@@ -66,6 +77,7 @@ void check_expected(struct check_result *r, const char *fmt, ...)
 
 	va_start(ap, fmt);
 	vsnprintf(r->expected, sizeof(r->expected), fmt, ap);
+	strip_controls(r->expected);
 	va_end(ap);
 }
 
@@ -79,6 +91,7 @@ void check_verdict(struct check_result *r, enum verdict v, const char *hint_fmt,
 		return;
 	va_start(ap, hint_fmt);
 	vsnprintf(r->hint, sizeof(r->hint), hint_fmt, ap);
+	strip_controls(r->hint);
 	va_end(ap);
 }
 

@@ -17,7 +17,11 @@ void report_error(const char *what, const char *cause, const char *next)
 {
 	char msg[1024];
 
-	fprintf(stderr, "rdmadiag: %s\n", what);
+	/* what may quote a device name from a kernel reply: no control bytes on a terminal */
+	fputs("rdmadiag: ", stderr);
+	for (const unsigned char *p = (const unsigned char *)what; *p; p++)
+		fputc(*p < 0x20 || *p == 0x7f ? '?' : *p, stderr);
+	fputc('\n', stderr);
 	if (cause)
 		fprintf(stderr, "  cause: %s\n", cause);
 	if (next)
