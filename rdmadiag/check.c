@@ -95,7 +95,7 @@ void check_verdict(struct check_result *r, enum verdict v, const char *hint_fmt,
 	va_end(ap);
 }
 
-static void tally(struct check_summary *sum, enum verdict v)
+void check_tally(struct check_summary *sum, enum verdict v)
 {
 	if (!sum)
 		return;
@@ -127,9 +127,25 @@ void check_print_text_details(const struct check_result *r)
 		out_text("      hint: %s\n", r->hint);
 }
 
+static check_observer_fn observer;
+static void *observer_data;
+
+void check_set_observer(check_observer_fn fn, void *data)
+{
+	observer = fn;
+	observer_data = data;
+}
+
+void check_observe(const struct check_result *r)
+{
+	if (observer)
+		observer(r, observer_data);
+}
+
 void check_emit(const struct check_result *r, struct check_summary *sum)
 {
-	tally(sum, r->verdict);
+	check_tally(sum, r->verdict);
+	check_observe(r);
 	if (!out_is_json()) {
 		emit_text(r);
 		return;

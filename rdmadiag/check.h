@@ -40,6 +40,15 @@ __attribute__((format(printf, 3, 4))) void check_verdict(struct check_result *r,
 /* Text form: what was measured and expected, then the hint line (after the
  * caller printed the verdict and id); shared with stage lines of path test. */
 void check_print_text_details(const struct check_result *r);
+/* An observer sees every result as it is emitted, whatever prints it:
+ * `system check` collects the verdicts of the commands it runs this way.
+ * NULL stops observing. Emitters with their own form (path stages) call
+ * check_observe() themselves. */
+typedef void (*check_observer_fn)(const struct check_result *r, void *data);
+void check_set_observer(check_observer_fn fn, void *data);
+void check_observe(const struct check_result *r);
+/* Counts one verdict into sum (NULL: nothing). */
+void check_tally(struct check_summary *sum, enum verdict v);
 /* Prints one result (an element of the current JSON list) and tallies it. */
 void check_emit(const struct check_result *r, struct check_summary *sum);
 /* Prints the totals: text line, or a JSON "summary" object. */

@@ -17,5 +17,6 @@ const struct object *const all_objects[] = {
 	&obj_pd,
 	&obj_cm,
 	&obj_srq,
+	&obj_system,
 	NULL,
 };

@@ -142,12 +142,8 @@ static void emit_stage(const struct stage *s, struct check_summary *sum)
 {
 	static const struct field num_field_proto = { NULL, NULL, FT_DOUBLE, 0, NULL };
 
-	switch (s->r.verdict) {
-	case V_PASS: sum->pass++; break;
-	case V_WARN: sum->warn++; break;
-	case V_FAIL: sum->fail++; break;
-	default: sum->skip++; break;
-	}
+	check_tally(sum, s->r.verdict);
+	check_observe(&s->r);
 	if (!out_is_json()) {
 		emit_stage_text(s);
 		fflush(stdout);

@@ -16,7 +16,7 @@
 #include "../netlink/res.h"
 #include "objects.h"
 #include "output.h"
-#include "resource.h"
+#include "qp.h"
 
 enum {
 	F_LQPN, F_TYPE, F_STATE, F_RQPN, F_SQ_PSN, F_RQ_PSN, F_PATH_MIG, F_PDN,
@@ -127,6 +127,9 @@ struct watch {
 	double t0;
 	unsigned round;
 	bool flagged;			/* any QP flagged: exit 1 */
+	bool flags_only;		/* print flag events only (system check) */
+	qp_flag_fn on_flag;		/* sees every flag; NULL for none */
+	void *flag_data;
 	/* Names of the devices seen, for QPs reported after they are gone. */
 	int ndevs;
 	uint32_t dev_index[MAX_WATCH_DEVS];
@@ -228,6 +231,8 @@ static void event_end(void)
 
 static void emit_qp_event(struct watch *w, const char *event, const struct rd_res *r)
 {
+	if (w->flags_only)
+		return;
 	event_begin(w, event);
 	res_out_link(r, false);
 	out_qp_body(r);
@@ -236,6 +241,8 @@ static void emit_qp_event(struct watch *w, const char *event, const struct rd_re
 
 static void emit_transition(struct watch *w, const struct rd_res *r, uint8_t old, double secs)
 {
+	if (w->flags_only)
+		return;
 	event_begin(w, "state");
 	res_out_link(r, false);
 	out_u64(&qp_fields[F_LQPN], r->id);
@@ -251,6 +258,8 @@ static void emit_transition(struct watch *w, const struct rd_res *r, uint8_t old
 static void emit_flag(struct watch *w, const struct rd_res *r, const char *flag, const char *reason)
 {
 	w->flagged = true;
+	if (w->on_flag)
+		w->on_flag(r, flag, reason, w->flag_data);
 	event_begin(w, "flag");
 	res_out_link(r, false);
 	out_u64(&qp_fields[F_LQPN], r->id);
@@ -345,6 +354,8 @@ static void emit_destroyed(struct watch *w, const struct qp_track *t)
 	struct rd_res r = { .kind = RD_RES_QP, .dev_index = t->dev_index, .id = t->lqpn, .port = t->port,
 			    .pid = t->pid, .type = t->type, .state = t->state };
 
+	if (w->flags_only)
+		return;
 	r.dev_name = dev_name_of(w, t->dev_index);
 	r.has = 1u << RF_ID | 1u << RF_TYPE | (t->has_port ? 1u << RF_PORT : 0) | (t->has_pid ? 1u << RF_PID : 0);
 	event_begin(w, "destroyed");
@@ -411,10 +422,44 @@ static int watch_round(struct watch *w)
 	return EXIT_OK;
 }
 
+static int watch_alloc(struct watch *w)
+{
+	w->nbuckets = 1024;
+	w->bucket = calloc(w->nbuckets, sizeof(*w->bucket));
+	if (w->bucket)
+		return EXIT_OK;
+	report_error("out of memory", NULL, NULL);
+	return EXIT_RUNTIME;
+}
+
+int qp_query_parse(const struct cmd_ctx *ctx, struct res_query *q)
+{
+	return res_query_parse(ctx, qp_keys, q);
+}
+
+int qp_sample_judge(const struct res_query *q, double interval, qp_flag_fn fn, void *data, unsigned *nqps)
+{
+	struct watch w = { .q = q, .stuck = interval, .flags_only = true, .on_flag = fn, .flag_data = data };
+	int rc = watch_alloc(&w);
+
+	*nqps = 0;
+	if (rc)
+		return rc;
+	w.t0 = w.last_change = now_sec();
+	rc = watch_round(&w);
+	if (!rc) {
+		nap(interval);
+		rc = watch_round(&w);
+	}
+	*nqps = w.nqps;
+	watch_free(&w);
+	return rc;
+}
+
 static int qp_watch(struct cmd_ctx *ctx)
 {
 	struct res_query q;
-	struct watch w = { .q = &q, .nbuckets = 1024 };
+	struct watch w = { .q = &q };
 	const struct opt_value *count = ctx_opt(ctx, "--count");
 	const struct opt_value *stable = ctx_opt(ctx, "--until-stable");
 	double interval = ctx_opt(ctx, "--interval")->set ? ctx_opt(ctx, "--interval")->dbl : 1.0;
@@ -427,11 +472,9 @@ static int qp_watch(struct cmd_ctx *ctx)
 	rc = nl_require();
 	if (rc)
 		return rc;
-	w.bucket = calloc(w.nbuckets, sizeof(*w.bucket));
-	if (!w.bucket) {
-		report_error("out of memory", NULL, NULL);
-		return EXIT_RUNTIME;
-	}
+	rc = watch_alloc(&w);
+	if (rc)
+		return rc;
 	/* No SA_RESTART: SIGINT must cut the sleep short. */
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);

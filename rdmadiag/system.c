@@ -1,0 +1,674 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * rdmadiag system: one answer for one host.
+ *
+ * `system check` runs the layers of the seed in order, each through the
+ * engine of its own command (not a subprocess):
+ *   device       link check
+ *   resource     qp watch's judgement from one short sample (qp.h)
+ *   counter      counter check over a short interval
+ *   connection   path test peer ADDR, stages up to rc_connect, ud, mtu
+ *   performance  path test peer ADDR, latency, bandwidth, counters
+ * and then prints one line per layer, the findings that want action (warn
+ * and fail) and the first failing layer as the one to fix first. The
+ * commands' verdicts are collected with a check observer (check.h); with -j
+ * every command's report sits under its own key, as that command prints it.
+ */
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../netlink/source.h"
+#include "check.h"
+#include "objects.h"
+#include "output.h"
+#include "qp.h"
+
+enum layer_kind { L_DEVICE, L_RESOURCE, L_COUNTER, L_CONNECTION, L_PERFORMANCE };
+
+static const struct {
+	const char *token;
+	const char *command;
+} layer_info[] = {
+	[L_DEVICE] = { "device", "link check" },
+	[L_RESOURCE] = { "resource", "qp watch" },
+	[L_COUNTER] = { "counter", "counter check" },
+	[L_CONNECTION] = { "connection", "path test" },
+	[L_PERFORMANCE] = { "performance", "path test" },
+};
+
+/* Stages of path test that measure rather than connect. */
+static const char *const performance_stages[] = {
+	"path.rc_latency", "path.write_bw", "path.read_bw", "path.send_bw", "path.counters", NULL,
+};
+
+#define MAX_PEERS 16
+#define MAX_LAYERS (3 + 2 * MAX_PEERS)
+#define MAX_FINDINGS 50		/* per layer in the summary; the sub-report has all */
+
+struct layer {
+	enum layer_kind kind;
+	const char *peer;		/* connection and performance layers */
+	bool ran;
+	int rc;				/* exit code of the command's engine */
+	struct check_summary sum;
+	char note[160];			/* said instead of the counts */
+	int nfind, more;
+	struct check_result *find;	/* MAX_FINDINGS, allocated on the first */
+};
+
+struct system_args {
+	const char *dev_word;		/* DEV[/PORT] as typed, NULL: all */
+	const char *peers[MAX_PEERS];
+	int npeers;
+	bool quick, strict;
+	double interval;
+	const char *interval_str;
+};
+
+struct system_run {
+	const struct system_args *args;
+	struct layer layer[MAX_LAYERS];
+	int nlayers;
+	struct layer *cur;		/* the layer the observer feeds */
+	bool split_path;		/* path stages: connection, or the next layer */
+	FILE *devnull;			/* text mode: where the commands' own lines go */
+	struct check_result *qp_results;	/* resource layer, emitted after the sample */
+	int nqp_results, qp_capacity;
+};
+
+/* ---- collecting verdicts ---- */
+
+static bool is_performance_stage(const char *id)
+{
+	for (int i = 0; performance_stages[i]; i++)
+		if (!strcmp(performance_stages[i], id))
+			return true;
+	return false;
+}
+
+static void add_finding(struct layer *l, const struct check_result *r)
+{
+	if (!l->find)
+		l->find = calloc(MAX_FINDINGS, sizeof(*l->find));
+	if (!l->find || l->nfind >= MAX_FINDINGS) {
+		l->more++;
+		return;
+	}
+	l->find[l->nfind++] = *r;
+}
+
+static void observe(const struct check_result *r, void *data)
+{
+	struct system_run *s = data;
+	struct layer *l = s->cur;
+
+	if (s->split_path && is_performance_stage(r->id))
+		l++;
+	check_tally(&l->sum, r->verdict);
+	if (r->verdict == V_WARN || r->verdict == V_FAIL)
+		add_finding(l, r);
+}
+
+static struct layer *add_layer(struct system_run *s, enum layer_kind kind, const char *peer)
+{
+	struct layer *l = &s->layer[s->nlayers++];
+
+	l->kind = kind;
+	l->peer = peer;
+	return l;
+}
+
+/* ---- running a command's engine ---- */
+
+static const struct action *action_of(const struct object *o, const char *name)
+{
+	for (const struct action *a = o->actions; a->name; a++)
+		if (!strcmp(a->name, name))
+			return a;
+	return NULL;
+}
+
+/* The context the dispatcher would have built for `OBJECT ACTION WORDS...`. */
+static void sub_ctx(struct cmd_ctx *c, const struct object *o, const char *action, int argc, char **argv)
+{
+	memset(c, 0, sizeof(*c));
+	c->object = o;
+	c->action = action_of(o, action);
+	c->argc = argc;
+	c->argv = argv;
+}
+
+static void sub_opt(struct cmd_ctx *c, const char *name, const char *value)
+{
+	int i = opt_index(c->action, name);
+
+	if (i >= 0) {
+		c->opt[i].set = true;
+		c->opt[i].str = value;
+	}
+}
+
+/* A command's report: under its key in JSON; in text shown with -d after a
+ * heading, otherwise written nowhere (the layer lines say it shorter). */
+static void sub_begin(struct system_run *s, const char *key, const struct layer *l)
+{
+	if (out_is_json()) {
+		out_obj_begin(key);
+		return;
+	}
+	if (g_opts.details) {
+		out_text("== %s layer: %s%s%s ==\n", layer_info[l->kind].token, layer_info[l->kind].command,
+			 l->peer ? " peer " : "", l->peer ? l->peer : "");
+		return;
+	}
+	out_init(s->devnull);
+}
+
+static void sub_end(void)
+{
+	if (out_is_json()) {
+		out_obj_end();
+		return;
+	}
+	out_newline();	/* a line the command left open ends where it was written */
+	if (g_opts.details)
+		out_text("\n");
+	out_init(stdout);
+}
+
+/* A layer whose command could not run at all says so as a finding. */
+static void note_unchecked(struct layer *l, enum verdict v)
+{
+	struct check_result r;
+
+	if (l->sum.fail || l->rc < EXIT_USAGE)
+		return;
+	check_init(&r, "system.unchecked", "host");
+	check_measured(&r, "%s could not run here (exit %d)", layer_info[l->kind].command, l->rc);
+	check_expected(&r, "the layer checked");
+	check_verdict(&r, v, "the reason is printed above; run 'rdmadiag %s' alone to see it",
+		      layer_info[l->kind].command);
+	check_tally(&l->sum, r.verdict);
+	add_finding(l, &r);
+}
+
+static int run_engine(struct system_run *s, struct layer *l, struct cmd_ctx *c)
+{
+	s->cur = l;
+	check_set_observer(observe, s);
+	l->rc = c->action->run(c);
+	check_set_observer(NULL, NULL);
+	l->ran = true;
+	return l->rc;
+}
+
+static int dev_words(const struct system_args *a, char **words)
+{
+	words[0] = (char *)a->dev_word;
+	return a->dev_word ? 1 : 0;
+}
+
+static int run_device_layer(struct system_run *s)
+{
+	struct layer *l = add_layer(s, L_DEVICE, NULL);
+	char *words[1];
+	struct cmd_ctx c;
+
+	sub_ctx(&c, &obj_link, "check", dev_words(s->args, words), words);
+	sub_begin(s, "link_check", l);
+	run_engine(s, l, &c);
+	sub_end();
+	note_unchecked(l, V_FAIL);
+	return l->rc;
+}
+
+static int run_counter_layer(struct system_run *s)
+{
+	struct layer *l = add_layer(s, L_COUNTER, NULL);
+	char *words[1];
+	struct cmd_ctx c;
+
+	sub_ctx(&c, &obj_counter, "check", dev_words(s->args, words), words);
+	sub_opt(&c, "--interval", s->args->interval_str);
+	sub_begin(s, "counter_check", l);
+	run_engine(s, l, &c);
+	sub_end();
+	note_unchecked(l, V_WARN);
+	return l->rc;
+}
+
+/* ---- resource layer: qp watch's judgement ---- */
+
+static const char broken_hint[] =
+	"the QP left RTS: an error (ERR/SQE) ends its work requests with a failed completion, SQD means it was "
+	"drained; see its owner (pid/comm), that application's log, and 'rdmadiag counter check' for "
+	"retransmissions or timeouts";
+static const char stuck_hint[] =
+	"the connection never completed (the QP did not reach RTS): the peer did not answer or the application "
+	"stopped half way; test the peer with 'rdmadiag path test peer ADDR' and check firewalls for UDP 4791";
+
+static void on_qp_flag(const struct rd_res *r, const char *flag, const char *reason, void *data)
+{
+	struct system_run *s = data;
+	bool broken = !strcmp(flag, "broken");
+	struct check_result *cr, *grown;
+	const char *comm = res_comm(r);
+	char subject[96];
+
+	if (s->nqp_results == s->qp_capacity) {
+		int cap = s->qp_capacity ? 2 * s->qp_capacity : 16;
+
+		grown = realloc(s->qp_results, cap * sizeof(*grown));
+		if (!grown)
+			return;	/* the flag event is printed; only its finding is lost */
+		s->qp_results = grown;
+		s->qp_capacity = cap;
+	}
+	cr = &s->qp_results[s->nqp_results++];
+	if (rd_res_has(r, RF_PORT))
+		snprintf(subject, sizeof(subject), "%s/%u qp %u", r->dev_name, r->port, r->id);
+	else
+		snprintf(subject, sizeof(subject), "%s qp %u", r->dev_name, r->id);
+	check_init(cr, broken ? "qp.broken" : "qp.stuck", subject);
+	check_measured(cr, "%s (%s QP of %s)", reason, rd_qp_type_name(r->type), comm ? comm : "an owner now gone");
+	check_expected(cr, broken ? "RTS, or destroyed" : "RTS within %.1f s", s->args->interval);
+	check_verdict(cr, V_FAIL, "%s", broken ? broken_hint : stuck_hint);
+}
+
+/* A pass line for each judgement nothing was flagged by. */
+static void emit_qp_clean(struct system_run *s, const char *id, const char *what, unsigned nqps)
+{
+	struct check_result r;
+
+	for (int i = 0; i < s->nqp_results; i++)
+		if (!strcmp(s->qp_results[i].id, id))
+			return;
+	check_init(&r, id, s->args->dev_word ? s->args->dev_word : "host");
+	check_measured(&r, "%u QPs sampled %g s apart, none %s", nqps, s->args->interval, what);
+	check_verdict(&r, V_PASS, NULL);
+	check_emit(&r, NULL);
+}
+
+static const struct field qp_layer_fields[] = {
+	{ "qps", NULL, FT_U64, 0, NULL },
+	{ "interval_s", NULL, FT_DOUBLE, 0, NULL },
+};
+
+static int run_resource_layer(struct system_run *s)
+{
+	struct layer *l = add_layer(s, L_RESOURCE, NULL);
+	char *words[1];
+	struct res_query q;
+	struct cmd_ctx c;
+	unsigned nqps = 0;
+
+	sub_ctx(&c, &obj_qp, "watch", dev_words(s->args, words), words);
+	if (qp_query_parse(&c, &q))
+		return EXIT_USAGE;
+	sub_begin(s, "qp_watch", l);
+	out_list_begin("events");
+	s->cur = l;
+	l->rc = qp_sample_judge(&q, s->args->interval, on_qp_flag, s, &nqps);
+	l->ran = true;
+	out_list_end();
+	out_u64(&qp_layer_fields[0], nqps);
+	out_double(&qp_layer_fields[1], s->args->interval, 3);
+	check_set_observer(observe, s);
+	out_list_begin("checks");
+	if (!l->rc) {
+		for (int i = 0; i < s->nqp_results; i++)
+			check_emit(&s->qp_results[i], NULL);
+		emit_qp_clean(s, "qp.broken", "in SQD, SQE or ERR", nqps);
+		emit_qp_clean(s, "qp.stuck", "stuck in INIT or RTR", nqps);
+	}
+	out_list_end();
+	check_set_observer(NULL, NULL);
+	if (!l->rc)
+		check_print_summary(&l->sum);
+	sub_end();
+	if (!l->rc)
+		snprintf(l->note, sizeof(l->note), "%u QPs sampled %g s apart", nqps, s->args->interval);
+	note_unchecked(l, V_WARN);
+	return l->rc;
+}
+
+/* ---- connection and performance layers: path test per peer ---- */
+
+static const struct field peer_field = { "peer", NULL, FT_STR, FF_HEAD, NULL };
+
+static void run_peer(struct system_run *s, const char *peer)
+{
+	struct layer *l = add_layer(s, L_CONNECTION, peer);
+	char *words[2] = { "peer", (char *)peer };
+	struct cmd_ctx c;
+
+	add_layer(s, L_PERFORMANCE, peer);
+	sub_ctx(&c, &obj_path, "test", 2, words);
+	if (s->args->quick)
+		sub_opt(&c, "--tests", "lat,ud,mtu,counters");	/* everything but bandwidth */
+	if (s->args->dev_word)
+		sub_opt(&c, "--dev", s->args->dev_word);
+	sub_begin(s, NULL, l);
+	if (out_is_json())
+		out_str(&peer_field, peer);
+	s->split_path = true;
+	run_engine(s, l, &c);
+	s->split_path = false;
+	sub_end();
+	note_unchecked(l, V_FAIL);
+	l[1].ran = true;
+	l[1].rc = l->rc;
+	if (s->args->quick)
+		snprintf(l[1].note, sizeof(l[1].note), "--quick: latency only, no bandwidth stages");
+}
+
+static void run_peers(struct system_run *s)
+{
+	if (!s->args->npeers)
+		return;
+	if (out_is_json())
+		out_list_begin("path_test");
+	for (int i = 0; i < s->args->npeers; i++)
+		run_peer(s, s->args->peers[i]);
+	if (out_is_json())
+		out_list_end();
+}
+
+/* ---- the report ---- */
+
+static enum verdict layer_verdict(const struct layer *l)
+{
+	if (l->sum.fail)
+		return V_FAIL;
+	if (l->sum.warn)
+		return V_WARN;
+	return l->sum.pass ? V_PASS : V_SKIP;
+}
+
+static void layer_command(const struct layer *l, char *buf, size_t len)
+{
+	snprintf(buf, len, "%s%s%s", layer_info[l->kind].command, l->peer ? " " : "", l->peer ? l->peer : "");
+}
+
+struct first_fail {
+	const struct layer *l;
+	const struct check_result *r;	/* its first failing finding */
+};
+
+static struct first_fail first_failing(const struct system_run *s)
+{
+	for (int i = 0; i < s->nlayers; i++) {
+		const struct layer *l = &s->layer[i];
+
+		if (layer_verdict(l) != V_FAIL)
+			continue;
+		for (int j = 0; j < l->nfind; j++)
+			if (l->find[j].verdict == V_FAIL)
+				return (struct first_fail){ l, &l->find[j] };
+		return (struct first_fail){ l, NULL };
+	}
+	return (struct first_fail){ NULL, NULL };
+}
+
+enum { LF_LAYER, LF_COMMAND, LF_PEER, LF_VERDICT, LF_NOTE, LF_MORE, LF_CHECK, LF_SUBJECT };
+static const struct field layer_fields[] = {
+	[LF_LAYER] = { "layer", NULL, FT_TOKEN, 0, NULL },
+	[LF_COMMAND] = { "command", NULL, FT_STR, 0, NULL },
+	[LF_PEER] = { "peer", NULL, FT_STR, 0, NULL },
+	[LF_VERDICT] = { "verdict", NULL, FT_TOKEN, 0, NULL },
+	[LF_NOTE] = { "note", NULL, FT_STR, 0, NULL },
+	[LF_MORE] = { "more_findings", NULL, FT_U64, 0, NULL },
+	[LF_CHECK] = { "check", NULL, FT_STR, 0, NULL },
+	[LF_SUBJECT] = { "subject", NULL, FT_STR, 0, NULL },
+};
+
+static void text_layer_line(const struct layer *l)
+{
+	enum verdict v = layer_verdict(l);
+	const char *tok = verdict_token(v);
+	char cmd[96];
+
+	layer_command(l, cmd, sizeof(cmd));
+	out_text("%-12s %s%-4s%s  %-28s", layer_info[l->kind].token, out_color(tok), verdict_label(v),
+		 out_color_reset(), cmd);
+	if (!l->ran)
+		out_text(" %s\n", l->note);
+	else
+		out_text(" %d pass, %d warn, %d fail, %d skip%s%s\n", l->sum.pass, l->sum.warn, l->sum.fail,
+			 l->sum.skip, l->note[0] ? "; " : "", l->note);
+}
+
+static void json_layer(const struct layer *l)
+{
+	out_obj_begin(NULL);
+	out_token(&layer_fields[LF_LAYER], layer_info[l->kind].token);
+	out_str(&layer_fields[LF_COMMAND], layer_info[l->kind].command);
+	if (l->peer)
+		out_str(&layer_fields[LF_PEER], l->peer);
+	out_token(&layer_fields[LF_VERDICT], verdict_token(layer_verdict(l)));
+	if (l->note[0])
+		out_str(&layer_fields[LF_NOTE], l->note);
+	check_print_summary(&l->sum);
+	out_list_begin("findings");
+	for (int i = 0; i < l->nfind; i++)
+		check_emit(&l->find[i], NULL);
+	out_list_end();
+	if (l->more)
+		out_u64(&layer_fields[LF_MORE], l->more);
+	out_obj_end();
+}
+
+static void text_findings(const struct system_run *s)
+{
+	for (int i = 0; i < s->nlayers; i++) {
+		const struct layer *l = &s->layer[i];
+		char cmd[96];
+
+		if (!l->nfind)
+			continue;
+		layer_command(l, cmd, sizeof(cmd));
+		out_text("\n%s layer (%s):\n", layer_info[l->kind].token, cmd);
+		for (int j = 0; j < l->nfind; j++)
+			check_emit(&l->find[j], NULL);
+		if (l->more)
+			out_text("      ... and %d more (rdmadiag -j system check, or run the command alone)\n", l->more);
+	}
+}
+
+static void print_fix_first(const struct system_run *s)
+{
+	struct first_fail f = first_failing(s);
+	char cmd[96];
+
+	if (!f.l) {
+		if (!out_is_json())
+			out_text("\n%s\n", s->nlayers ? "no layer fails" : "nothing checked");
+		return;
+	}
+	layer_command(f.l, cmd, sizeof(cmd));
+	if (out_is_json()) {
+		out_obj_begin("fix_first");
+		out_token(&layer_fields[LF_LAYER], layer_info[f.l->kind].token);
+		out_str(&layer_fields[LF_COMMAND], layer_info[f.l->kind].command);
+		if (f.l->peer)
+			out_str(&layer_fields[LF_PEER], f.l->peer);
+		if (f.r) {
+			out_str(&layer_fields[LF_CHECK], f.r->id);
+			out_str(&layer_fields[LF_SUBJECT], f.r->subject);
+		}
+		out_obj_end();
+		return;
+	}
+	out_text("\nfix first: the %s layer (%s)", layer_info[f.l->kind].token, cmd);
+	if (f.r)
+		out_text(": %s on %s", f.r->id, f.r->subject);
+	out_text("\n");
+}
+
+static void print_report(const struct system_run *s)
+{
+	if (out_is_json()) {
+		out_list_begin("layers");
+		for (int i = 0; i < s->nlayers; i++)
+			json_layer(&s->layer[i]);
+		out_list_end();
+	} else {
+		for (int i = 0; i < s->nlayers; i++)
+			text_layer_line(&s->layer[i]);
+		text_findings(s);
+	}
+	print_fix_first(s);
+}
+
+/* 0, or 1 when a layer fails (or warns, with --strict); exit codes as link check. */
+static int system_exit_code(const struct system_run *s)
+{
+	struct check_summary all = { 0 };
+
+	for (int i = 0; i < s->nlayers; i++)
+		check_tally(&all, layer_verdict(&s->layer[i]));
+	return check_exit_code(&all, s->args->strict);
+}
+
+/* ---- the command line ---- */
+
+static int parse_peer(struct system_args *a, char **argv, int argc, int i)
+{
+	unsigned char addr[sizeof(struct in6_addr)];
+
+	if (i + 1 >= argc) {
+		usage_error("'peer' needs an ADDR (the IP address of a host running 'rdmadiag path serve')");
+		return -1;
+	}
+	if (inet_pton(AF_INET, argv[i + 1], addr) != 1 && inet_pton(AF_INET6, argv[i + 1], addr) != 1) {
+		usage_error("'%s' is not an IP address (peer ADDR wants the peer's IP on the RDMA network)",
+			    argv[i + 1]);
+		return -1;
+	}
+	if (a->npeers >= MAX_PEERS) {
+		usage_error("at most %d peers in one system check", MAX_PEERS);
+		return -1;
+	}
+	a->peers[a->npeers++] = argv[i + 1];
+	return 0;
+}
+
+static int parse_args(const struct cmd_ctx *ctx, struct system_args *a)
+{
+	const struct opt_value *iv = ctx_opt(ctx, "--interval");
+	struct dev_port sel;
+	int i = 0;
+
+	a->quick = ctx_opt(ctx, "--quick")->set;
+	a->strict = ctx_opt(ctx, "--strict")->set;
+	a->interval = iv->set ? iv->dbl : 1.0;
+	a->interval_str = iv->set ? iv->str : "1";
+	if (a->interval < 0.01) {
+		usage_error("--interval: '%s' is too short (at least 0.01 s)", iv->str);
+		return -1;
+	}
+	if (ctx->argc > 0 && strcmp(ctx->argv[0], "peer")) {
+		if (parse_dev_port(ctx->argv[0], &sel))
+			return -1;
+		a->dev_word = ctx->argv[0];
+		i = 1;
+	}
+	for (; i < ctx->argc; i += 2) {
+		if (strcmp(ctx->argv[i], "peer")) {
+			usage_error("unexpected '%s': system check takes [DEV[/PORT]] then 'peer ADDR' words",
+				    ctx->argv[i]);
+			return -1;
+		}
+		if (parse_peer(a, ctx->argv, ctx->argc, i))
+			return -1;
+	}
+	if (a->npeers && source_replaying()) {
+		usage_error("peers cannot be tested from a replay (it holds no peer); leave out the 'peer ADDR' words");
+		return -1;
+	}
+	return 0;
+}
+
+static void free_run(struct system_run *s)
+{
+	for (int i = 0; i < s->nlayers; i++)
+		free(s->layer[i].find);
+	free(s->qp_results);
+	if (s->devnull)
+		fclose(s->devnull);
+}
+
+/* The device layer found no RDMA to check: the rest is not run. */
+static void skip_rest(struct system_run *s)
+{
+	static const enum layer_kind rest[] = { L_RESOURCE, L_COUNTER };
+
+	for (size_t i = 0; i < sizeof(rest) / sizeof(rest[0]); i++)
+		snprintf(add_layer(s, rest[i], NULL)->note, sizeof(s->layer[0].note),
+			 "not run: the device layer cannot check this host");
+	for (int i = 0; i < s->args->npeers; i++) {
+		snprintf(add_layer(s, L_CONNECTION, s->args->peers[i])->note, sizeof(s->layer[0].note),
+			 "not run: the device layer cannot check this host");
+		snprintf(add_layer(s, L_PERFORMANCE, s->args->peers[i])->note, sizeof(s->layer[0].note),
+			 "not run: the device layer cannot check this host");
+	}
+}
+
+static int system_check(struct cmd_ctx *ctx)
+{
+	static struct system_run s;	/* large: every layer's findings */
+	struct system_args a = { 0 };
+	int rc;
+
+	if (parse_args(ctx, &a))
+		return EXIT_USAGE;
+	memset(&s, 0, sizeof(s));
+	s.args = &a;
+	if (!out_is_json() && !g_opts.details) {
+		s.devnull = fopen("/dev/null", "w");
+		if (!s.devnull) {
+			report_error("cannot open /dev/null", "a broken /dev", "fix the container or chroot's /dev");
+			return EXIT_RUNTIME;
+		}
+	}
+	rc = run_device_layer(&s);
+	if (rc == EXIT_HOST || rc == EXIT_USAGE) {
+		skip_rest(&s);
+	} else {
+		rc = run_resource_layer(&s);
+		if (rc != EXIT_USAGE) {
+			run_counter_layer(&s);
+			run_peers(&s);
+			rc = EXIT_OK;
+		}
+	}
+	if (rc != EXIT_USAGE)
+		print_report(&s);
+	if (rc == EXIT_OK)
+		rc = system_exit_code(&s);
+	free_run(&s);
+	return rc;
+}
+
+static const struct cmd_opt check_opts[] = {
+	{ "--quick", OPT_FLAG, NULL, "skip the bandwidth stages of the peer tests", NULL, 0, 0, COMPLETE_NONE },
+	{ "--strict", OPT_FLAG, NULL, "warnings fail too (exit 1)", NULL, 0, 0, COMPLETE_NONE },
+	{ "--interval", OPT_DECIMAL, "S", "seconds between the two QP and counter samples (default 1)", NULL, 0, 60,
+	  COMPLETE_NONE },
+	{ 0 },
+};
+
+static const char *const check_keywords[] = { "peer", NULL };
+
+static const struct action system_actions[] = {
+	{ "check", "[DEV[/PORT]] [peer ADDR]...",
+	  "every layer in order: device, resource (QPs), counters, then connection and performance to each peer",
+	  system_check, 0, check_opts, COMPLETE_DEV_PORT, check_keywords },
+	{ 0 },
+};
+
+const struct object obj_system = { "system", "one verdict for the host: all layers in order, first to fix named",
+				   system_actions };
