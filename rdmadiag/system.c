@@ -70,6 +70,7 @@ struct system_args {
 
 struct system_run {
 	const struct system_args *args;
+	const struct cmd_ctx *ctx;	/* system check's own options */
 	struct layer layer[MAX_LAYERS];
 	int nlayers;
 	struct layer *cur;		/* the layer the observer feeds */
@@ -149,6 +150,16 @@ static void sub_opt(struct cmd_ctx *c, const char *name, const char *value)
 		c->opt[i].set = true;
 		c->opt[i].str = value;
 	}
+}
+
+/* An option of this action handed on as it was given (same name, same kind). */
+static void sub_opt_same(struct cmd_ctx *c, const struct cmd_ctx *from, const char *name)
+{
+	const struct opt_value *v = ctx_opt(from, name);
+	int i = opt_index(c->action, name);
+
+	if (i >= 0 && v->set)
+		c->opt[i] = *v;
 }
 
 /* A command's report: under its key in JSON; in text shown with -d after a
@@ -287,7 +298,8 @@ static void emit_qp_clean(struct system_run *s, const char *id, const char *what
 		if (!strcmp(s->qp_results[i].id, id))
 			return;
 	check_init(&r, id, s->args->dev_word ? s->args->dev_word : "host");
-	check_measured(&r, "%u QPs sampled %g s apart, none %s", nqps, s->args->interval, what);
+	check_measured(&r, "%u QP%s sampled %g s apart, none %s", nqps, nqps == 1 ? "" : "s", s->args->interval,
+		       what);
 	check_verdict(&r, V_PASS, NULL);
 	check_emit(&r, NULL);
 }
@@ -330,7 +342,7 @@ static int run_resource_layer(struct system_run *s)
 		check_print_summary(&l->sum);
 	sub_end();
 	if (!l->rc)
-		snprintf(l->note, sizeof(l->note), "%u QPs sampled %g s apart", nqps, s->args->interval);
+		snprintf(l->note, sizeof(l->note), "%u QP%s sampled %g s apart", nqps, nqps == 1 ? "" : "s", s->args->interval);
 	note_unchecked(l, V_WARN);
 	return l->rc;
 }
@@ -351,6 +363,8 @@ static void run_peer(struct system_run *s, const char *peer)
 		sub_opt(&c, "--tests", "lat,ud,mtu,counters");	/* everything but bandwidth */
 	if (s->args->dev_word)
 		sub_opt(&c, "--dev", s->args->dev_word);
+	sub_opt_same(&c, s->ctx, "--port");
+	sub_opt_same(&c, s->ctx, "--iters");
 	sub_begin(s, NULL, l);
 	if (out_is_json())
 		out_str(&peer_field, peer);
@@ -362,7 +376,7 @@ static void run_peer(struct system_run *s, const char *peer)
 	l[1].ran = true;
 	l[1].rc = l->rc;
 	if (s->args->quick)
-		snprintf(l[1].note, sizeof(l[1].note), "--quick: latency only, no bandwidth stages");
+		snprintf(l[1].note, sizeof(l[1].note), "--quick: no bandwidth stages");
 }
 
 static void run_peers(struct system_run *s)
@@ -627,6 +641,7 @@ static int system_check(struct cmd_ctx *ctx)
 		return EXIT_USAGE;
 	memset(&s, 0, sizeof(s));
 	s.args = &a;
+	s.ctx = ctx;
 	if (!out_is_json() && !g_opts.details) {
 		s.devnull = fopen("/dev/null", "w");
 		if (!s.devnull) {
@@ -658,6 +673,9 @@ static const struct cmd_opt check_opts[] = {
 	{ "--strict", OPT_FLAG, NULL, "warnings fail too (exit 1)", NULL, 0, 0, COMPLETE_NONE },
 	{ "--interval", OPT_DECIMAL, "S", "seconds between the two QP and counter samples (default 1)", NULL, 0, 60,
 	  COMPLETE_NONE },
+	/* handed to path test as they are: same names, kinds and bounds */
+	{ "--port", OPT_UINT, "N", "TCP port of the peers' path serve (default 4792)", NULL, 1, 65535, COMPLETE_NONE },
+	{ "--iters", OPT_UINT, "N", "messages per peer test (path test --iters)", NULL, 1, 100000000, COMPLETE_NONE },
 	{ 0 },
 };
 

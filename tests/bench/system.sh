@@ -14,6 +14,7 @@ cd "$(dirname "$0")/../.." || exit 1
 RD=${RDMADIAG_BIN:-rdmadiag/rdmadiag}
 ROUNDS=${1:-5}
 PEER=${LAB_PEER_IP:-}
+ITERS=${ITERS:-50}	# latency round trips per peer test (longer runs stall in the TCG lab)
 T=$(mktemp -d)
 
 now() { date +%s%N; }
@@ -31,8 +32,14 @@ cleanup() {
 }
 trap cleanup EXIT
 
-peer_part() { [ -z "$PEER" ] || "$RD" path test peer "$PEER" --tests lat,ud,mtu,counters; }
-system_quick() { "$RD" system check ${PEER:+peer "$PEER"} --quick; }
+peer_part() { [ -z "$PEER" ] || "$RD" path test peer "$PEER" --tests lat,ud,mtu,counters --iters "$ITERS"; }
+system_quick() {
+	if [ -n "$PEER" ]; then
+		"$RD" system check peer "$PEER" --quick --iters "$ITERS"
+	else
+		"$RD" system check --quick
+	fi
+}
 parts_documented() {
 	"$RD" link check
 	"$RD" qp show

@@ -23,8 +23,9 @@ teardown() {
 	return 0
 }
 
+# 50 round trips: longer latency runs stall in this lab (tests/lab/two-host/40-path.bats)
 @test "healthy pair: system check peer --quick passes every layer, no bandwidth stage runs" {
-	run --separate-stderr "$RD" -j system check peer "$LAB_PEER_IP" --quick --interval 0.5
+	run --separate-stderr "$RD" -j system check peer "$LAB_PEER_IP" --quick --interval 0.5 --iters 50
 	echo "$output" | jq -c '.layers[] | [.layer, .verdict, .summary]'
 	echo "$stderr"
 	assert_success
