@@ -55,7 +55,8 @@ static int msg_cb(const struct nlmsghdr *nlh, void *data)
 	/* IFA_LOCAL is the address of this host (IFA_ADDRESS is the peer on p2p links) */
 	a = tb[IFA_LOCAL] ? tb[IFA_LOCAL] : tb[IFA_ADDRESS];
 	alen = ifa->ifa_family == AF_INET ? 4 : 16;
-	if (!a || mnl_attr_get_payload_len(a) != alen || cache.n >= ADDR_MAX)
+	/* a prefix longer than the address is a broken reply: skip that address */
+	if (!a || mnl_attr_get_payload_len(a) != alen || ifa->ifa_prefixlen > alen * 8 || cache.n >= ADDR_MAX)
 		return MNL_CB_OK;
 	out = &cache.a[cache.n++];
 	memset(out, 0, sizeof(*out));
@@ -185,10 +186,14 @@ int addr_of_ifindex(unsigned ifindex, struct nd_addr *out, int max)
 bool addr_same_subnet(const struct nd_addr *a, const struct nd_addr *b)
 {
 	unsigned plen = a->prefixlen < b->prefixlen ? a->prefixlen : b->prefixlen;
-	unsigned bytes = plen / 8, bits = plen % 8;
+	unsigned max = a->family == AF_INET ? 32 : 128;
 
 	if (a->family != b->family)
 		return false;
+	if (plen > max)
+		plen = max;	/* never compare past the address */
+	unsigned bytes = plen / 8, bits = plen % 8;
+
 	if (memcmp(a->addr, b->addr, bytes))
 		return false;
 	if (bits) {

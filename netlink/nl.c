@@ -158,7 +158,11 @@ static int error_cb(const struct nlmsghdr *nlh, void *data)
 		}
 	}
 	nl.kernel_err = true;
-	errno = err->error < 0 ? -err->error : err->error;
+	/* errno values are small; anything else (INT_MIN cannot even be negated) is a broken reply */
+	if (err->error > -4096 && err->error < 4096)
+		errno = err->error < 0 ? -err->error : err->error;
+	else
+		errno = EPROTO;
 	return MNL_CB_ERROR;
 }
 
