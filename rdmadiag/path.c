@@ -34,6 +34,7 @@
 #include "../verbs/pathsrv.h"
 #include "check.h"
 #include "common.h"
+#include "counter_map.h"
 #include "objects.h"
 #include "output.h"
 
@@ -100,6 +101,16 @@ static const struct {
 };
 
 #define MAX_NUMS 8
+#define MAX_MOVED 16
+
+/* A transport counter that moved during a stage, on this host or the peer. */
+struct moved_ctr {
+	const char *host;	/* "here" or "peer" */
+	char name[40];		/* the driver's name */
+	enum ctr_kind kind;	/* vendor-neutral meaning, K_NONE when the map does not know it */
+	uint64_t delta;
+};
+
 struct stage {
 	struct check_result r;
 	double ms;
@@ -108,6 +119,8 @@ struct stage {
 		const char *key;
 		double v;
 	} num[MAX_NUMS];
+	unsigned nmoved;
+	struct moved_ctr moved[MAX_MOVED];
 };
 
 static void stage_num(struct stage *s, const char *key, double v)
@@ -116,7 +129,8 @@ static void stage_num(struct stage *s, const char *key, double v)
 		s->num[s->nnum++] = (typeof(s->num[0])){ key, v };
 }
 
-enum { SF_VERDICT, SF_ID, SF_SUBJECT, SF_MS, SF_MEASURED, SF_EXPECTED, SF_HINT };
+enum { SF_VERDICT, SF_ID, SF_SUBJECT, SF_MS, SF_MEASURED, SF_EXPECTED, SF_HINT, SF_HOST, SF_COUNTER, SF_KIND,
+       SF_DELTA };
 static const struct field stage_fields[] = {
 	[SF_VERDICT] = { "verdict", NULL, FT_TOKEN, 0, NULL },
 	[SF_ID] = { "id", NULL, FT_STR, 0, NULL },
@@ -125,7 +139,28 @@ static const struct field stage_fields[] = {
 	[SF_MEASURED] = { "measured", NULL, FT_STR, 0, NULL },
 	[SF_EXPECTED] = { "expected", NULL, FT_STR, 0, NULL },
 	[SF_HINT] = { "hint", NULL, FT_STR, 0, NULL },
+	[SF_HOST] = { "host", NULL, FT_TOKEN, 0, NULL },
+	[SF_COUNTER] = { "counter", NULL, FT_STR, 0, NULL },
+	[SF_KIND] = { "kind", NULL, FT_TOKEN, 0, NULL },
+	[SF_DELTA] = { "delta", NULL, FT_U64, 0, NULL },
 };
+
+/* JSON: "counters_moved": [{host, counter, kind, delta}], only when something moved. */
+static void emit_moved(const struct stage *s)
+{
+	if (!s->nmoved)
+		return;
+	out_list_begin("counters_moved");
+	for (unsigned i = 0; i < s->nmoved; i++) {
+		out_obj_begin(NULL);
+		out_token(&stage_fields[SF_HOST], s->moved[i].host);
+		out_str(&stage_fields[SF_COUNTER], s->moved[i].name);
+		out_token(&stage_fields[SF_KIND], ctr_kinds[s->moved[i].kind].key);
+		out_u64(&stage_fields[SF_DELTA], s->moved[i].delta);
+		out_obj_end();
+	}
+	out_list_end();
+}
 
 static void emit_stage_text(const struct stage *s)
 {
@@ -164,6 +199,7 @@ static void emit_stage(const struct stage *s, struct check_summary *sum)
 		f.key = s->num[i].key;
 		out_double(&f, s->num[i].v, s->num[i].v == floor(s->num[i].v) ? 0 : 3);
 	}
+	emit_moved(s);
 	out_obj_end();
 }
 
@@ -187,6 +223,7 @@ struct tester {
 	struct pp_config remote;
 	struct pp_qp rqp;
 	struct pq_counters before;
+	bool in_phase;			/* the responder runs a phase: it expects PHASE_END next */
 	unsigned recv_posted;
 	char subject[96];
 	char loop_dev[64];
@@ -554,15 +591,82 @@ static bool peer_gone(const struct tester *t)
 	return (p.revents & (POLLHUP | POLLERR)) || recv(t->fd, &c, 1, MSG_PEEK | MSG_DONTWAIT) == 0;
 }
 
-static void wc_hint(struct stage *s, const struct tester *t, int status)
+enum reach { REACH_OK, REACH_GONE, REACH_SILENT };
+
+/* RDMA stopped getting answers: does the peer's serve still answer on the
+ * control channel? Ends a running phase (PHASE_END) or asks for counters,
+ * whichever the responder expects now, with a short deadline. */
+static enum reach control_probe(struct tester *t)
 {
+	struct pp_msg m = { .type = t->in_phase ? PP_PHASE_END : PP_COUNTERS_REQ };
+	int64_t deadline = pp_now_ms() + 2000;
+	char why[256];
+	int rc;
+
 	if (peer_gone(t))
+		return REACH_GONE;
+	rc = pp_send(t->fd, &m, deadline);
+	if (!rc)
+		rc = pp_expect(t->fd, t->in_phase ? PP_PHASE_DONE : PP_COUNTERS, &m, deadline, why, sizeof(why));
+	if (!rc) {
+		t->in_phase = false;
+		return REACH_OK;
+	}
+	return rc == -ECONNRESET || peer_gone(t) ? REACH_GONE : REACH_SILENT;
+}
+
+/* RDMA operations got no answer (retries exceeded, or a timeout): the local
+ * link, the peer's serve, the whole peer, or only RoCE traffic. */
+/* Whether the local port went down during the run; if so that is the verdict. */
+static bool link_here_down(struct tester *t, struct stage *s, const char *what)
+{
+	char state[32];
+
+	if (!t->q_open || pq_port_active(&t->q, state, sizeof(state)))
+		return false;
+	check_verdict(&s->r, V_FAIL, "%s: the link here went down (%s is %s%s%s): bring it up and check the "
+		      "cable and switch port (rdmadiag link check %s)", what, t->subject, state,
+		      t->q.local.netdev[0] ? ", netdev " : "", t->q.local.netdev, t->subject);
+	return true;
+}
+
+static void no_answer_verdict(struct tester *t, struct stage *s, const char *what)
+{
+	if (link_here_down(t, s, what))
+		return;
+	switch (control_probe(t)) {
+	case REACH_GONE:
+		check_verdict(&s->r, V_FAIL, "%s: %s closed the session: its rdmadiag path serve died or was killed "
+			      "(see its log)", what, peer_name(t));
+		break;
+	case REACH_SILENT:
+		check_verdict(&s->r, V_FAIL, "%s: %s is unreachable: it answers neither RDMA nor the control channel "
+			      "(TCP port %u): its link is down, the host is down or hung, or the network between you "
+			      "failed; check the link on both hosts (rdmadiag link check) and the route (ping %s)",
+			      what, peer_name(t), t->port, peer_name(t));
+		break;
+	default:
+		if (t->q.local.link_layer == 2)
+			check_verdict(&s->r, V_FAIL, "%s: RoCE traffic (UDP 4791) is not getting through while the "
+				      "control channel works: a firewall drops UDP 4791, the GID index is wrong (GID "
+				      "index %u here), or the peer's RDMA stack does not answer", what,
+				      t->q.local.gid_index);
+		else
+			check_verdict(&s->r, V_FAIL, "%s: RDMA packets get no answer while the control channel works: "
+				      "check the LIDs and the subnet manager (rdmadiag link check on both hosts)",
+				      what);
+	}
+}
+
+static void wc_hint(struct tester *t, struct stage *s, int status)
+{
+	if (status == IBV_WC_RETRY_EXC_ERR)
+		no_answer_verdict(t, s, "transport retries exceeded");
+	else if (link_here_down(t, s, pq_wc_status_str(status)))
+		return;
+	else if (peer_gone(t))
 		check_verdict(&s->r, V_FAIL, "%s: %s closed the session: its rdmadiag path serve died or was killed "
 			      "(see its log)", pq_wc_status_str(status), peer_name(t));
-	else if (status == IBV_WC_RETRY_EXC_ERR && t->q.local.link_layer == 2)
-		check_verdict(&s->r, V_FAIL, "RoCE traffic (UDP 4791) is not getting through while the control "
-			      "channel works: a firewall drops UDP 4791, the GID/route is wrong, or the peer's RDMA "
-			      "stack does not answer");
 	else
 		check_verdict(&s->r, V_FAIL, "%s: %s", pq_wc_status_str(status), pq_wc_meaning(status));
 }
@@ -605,7 +709,9 @@ static int phase_begin(struct tester *t, uint32_t phase, uint32_t size, uint32_t
 		snprintf(why, len, "control channel to %s: %s", peer_name(t), pp_strerror(rc));
 		return rc;
 	}
-	return pp_expect(t->fd, PP_READY, &m, deadline, why, len);
+	rc = pp_expect(t->fd, PP_READY, &m, deadline, why, len);
+	t->in_phase = !rc;
+	return rc;
 }
 
 static int phase_end(struct tester *t, struct pp_phase_done *d, int64_t deadline, char *why, size_t len)
@@ -618,8 +724,10 @@ static int phase_end(struct tester *t, struct pp_phase_done *d, int64_t deadline
 		return rc;
 	}
 	rc = pp_expect(t->fd, PP_PHASE_DONE, &m, deadline, why, len);
-	if (!rc)
+	if (!rc) {
 		*d = m.u.done;
+		t->in_phase = false;
+	}
 	return rc;
 }
 
@@ -649,16 +757,15 @@ static int rc_round_trip(struct tester *t, unsigned size, int64_t deadline)
 	return 0;
 }
 
-static void connect_fail(struct tester *t, struct stage *s, int rc, const char *why)
+/* round_trip: the failure is the first message's, not the setup's. */
+static void connect_fail(struct tester *t, struct stage *s, int rc, const char *why, bool round_trip)
 {
 	if (rc > 0) {
-		check_measured(&s->r, "first message: %s", pq_wc_status_str(rc));
-		wc_hint(s, t, rc);
-	} else if (rc == -ETIMEDOUT && t->q.local.link_layer == 2) {
+		check_measured(&s->r, "first message: %s; RC QP now %s", pq_wc_status_str(rc), pq_rc_state_str(&t->q));
+		wc_hint(t, s, rc);
+	} else if (rc == -ETIMEDOUT && round_trip) {
 		check_measured(&s->r, "QPs are in RTS on both hosts but no message came back in time");
-		check_verdict(&s->r, V_FAIL, "RoCE traffic (UDP 4791) is not getting through while the control "
-			      "channel works: a firewall drops UDP 4791, the GID index is wrong (GID index %u here), or "
-			      "the peer's RDMA stack does not answer", t->q.local.gid_index);
+		no_answer_verdict(t, s, "no answer");
 	} else {
 		check_measured(&s->r, "%s", why);
 		check_verdict(&s->r, V_FAIL, strstr(why, "GID") ? "check --gid-index on both hosts: it must hold "
@@ -693,17 +800,17 @@ static void stage_connect(struct tester *t, struct stage *s)
 	if (!rc)
 		rc = phase_begin(t, PH_LAT, t->lat_size, 1, deadline, why, sizeof(why));
 	if (rc) {
-		connect_fail(t, s, rc, why);
+		connect_fail(t, s, rc, why, false);
 		return;
 	}
 	t0 = pp_now_us();
 	rc = rc_round_trip(t, t->lat_size, deadline);
 	if (rc) {
-		connect_fail(t, s, rc, why);
+		connect_fail(t, s, rc, why, true);
 		return;
 	}
 	if ((rc = phase_end(t, &d, deadline, why, sizeof(why)))) {
-		connect_fail(t, s, rc, why);
+		connect_fail(t, s, rc, why, false);
 		return;
 	}
 	check_measured(&s->r, "here INIT %.2f RTR %.2f RTS %.2f ms; peer INIT %.2f RTR %.2f RTS %.2f ms; "
@@ -760,6 +867,18 @@ static void latency_result(struct tester *t, struct stage *s, uint64_t *rtt, uns
 	}
 }
 
+/* Whether the last progress (a completion) is long enough ago to call it a stall. */
+static bool stalled(uint64_t last_progress_ns)
+{
+	return now_ns() - last_progress_ns > 2000000000u;
+}
+
+static void too_slow_verdict(struct stage *s)
+{
+	check_verdict(&s->r, V_FAIL, "the run is slower than its bound: raise --timeout or lower --iters/--duration; "
+		      "retransmissions in the counters mean the path loses packets");
+}
+
 static void stage_latency(struct tester *t, struct stage *s)
 {
 	int64_t deadline = stage_deadline(t, run_budget_ms(t));
@@ -768,24 +887,33 @@ static void stage_latency(struct tester *t, struct stage *s)
 	struct pp_phase_done d;
 	char why[256];
 	int rc = rtt ? phase_begin(t, PH_LAT, t->lat_size, iters, deadline, why, sizeof(why)) : -ENOMEM;
+	uint64_t t0 = now_ns();
 
 	if (t->expect_lat > 0)
 		check_expected(&s->r, "p50 <= %g us", t->expect_lat);
 	else
 		check_expected(&s->r, "every round trip completes");
 	while (!rc && n < iters) {
-		uint64_t t0 = now_ns();
-
+		t0 = now_ns();
 		rc = rc_round_trip(t, t->lat_size, deadline);
 		if (!rc)
 			rtt[n++] = now_ns() - t0;
 	}
 	if (rc > 0) {
-		check_measured(&s->r, "after %u round trips: %s", n, pq_wc_status_str(rc));
-		wc_hint(s, t, rc);
+		check_measured(&s->r, "after %u round trips: %s; RC QP now %s", n, pq_wc_status_str(rc),
+			       pq_rc_state_str(&t->q));
+		wc_hint(t, s, rc);
+	} else if (rc == -ETIMEDOUT && !stalled(t0)) {
+		check_measured(&s->r, "after %u of %u round trips: the time bound ran out while they still completed",
+			       n, iters);
+		too_slow_verdict(s);
+	} else if (rc == -ETIMEDOUT) {
+		check_measured(&s->r, "after %u of %u round trips: no answer in time; RC QP now %s", n, iters,
+			       pq_rc_state_str(&t->q));
+		no_answer_verdict(t, s, "round trips stopped");
 	} else if (rc) {
 		check_measured(&s->r, "after %u of %u round trips: %s", n, iters, rc == -ENOMEM ? "out of memory" :
-			       rc == -ETIMEDOUT ? "timed out" : rc == -EINTR ? "interrupted" : why);
+			       rc == -EINTR ? "interrupted" : why);
 		check_verdict(&s->r, V_FAIL, "%s stopped answering: see the peer's log and the counters",
 			      peer_name(t));
 	} else if ((rc = phase_end(t, &d, deadline, why, sizeof(why)))) {
@@ -803,6 +931,7 @@ static void stage_latency(struct tester *t, struct stage *s)
 
 struct bw_run {
 	uint64_t posted, completed, bytes;
+	uint64_t last_ns;	/* time of the last completion (or the start) */
 	double secs;
 	int wc_status;
 	int err;
@@ -819,6 +948,7 @@ static void bw_loop(struct tester *t, int opcode, int64_t deadline, struct bw_ru
 	uint64_t t0 = now_ns(), t_end = t0 + (uint64_t)t->duration_s * 1000000000u;
 	struct ibv_wc wc[16];
 
+	b->last_ns = t0;
 	while (bw_more(t, b, t_end) || b->completed < b->posted) {
 		while (bw_more(t, b, t_end) && b->posted - b->completed < PQ_WINDOW) {
 			bool last = t->iters && b->posted + 1 == t->iters;
@@ -848,6 +978,8 @@ static void bw_loop(struct tester *t, int opcode, int64_t deadline, struct bw_ru
 			if (!(wc[i].opcode & IBV_WC_RECV) && (wc[i].wr_id & BW_TAG))
 				b->completed = wc[i].wr_id & ~BW_TAG;
 		}
+		if (n > 0)
+			b->last_ns = now_ns();
 	}
 	b->secs = (now_ns() - t0) / 1e9;
 	b->bytes = b->completed * t->size;
@@ -877,15 +1009,20 @@ static void bw_result(struct tester *t, struct stage *s, const struct bw_run *b,
 static void bw_fail(struct tester *t, struct stage *s, const struct bw_run *b)
 {
 	if (b->wc_status) {
-		check_measured(&s->r, "after %" PRIu64 " messages: completion %s", b->completed,
-			       pq_wc_status_str(b->wc_status));
-		wc_hint(s, t, b->wc_status);
+		check_measured(&s->r, "after %" PRIu64 " messages: completion %s; RC QP now %s", b->completed,
+			       pq_wc_status_str(b->wc_status), pq_rc_state_str(&t->q));
+		wc_hint(t, s, b->wc_status);
 		return;
 	}
-	check_measured(&s->r, "after %" PRIu64 " messages: %s", b->completed, pp_strerror(b->err));
+	check_measured(&s->r, "after %" PRIu64 " messages: %s; RC QP now %s", b->completed, pp_strerror(b->err),
+		       pq_rc_state_str(&t->q));
 	/* A peer that is gone leaves RDMA writes unanswered without an error
 	 * completion until retries run out: the closed control channel says why. */
-	if (peer_gone(t))
+	if (b->err == -ETIMEDOUT && !stalled(b->last_ns))
+		too_slow_verdict(s);
+	else if (b->err == -ETIMEDOUT)
+		no_answer_verdict(t, s, "operations stopped completing");
+	else if (peer_gone(t))
 		check_verdict(&s->r, V_FAIL, "%s closed the session: its rdmadiag path serve died or was killed "
 			      "(see its log)", peer_name(t));
 	else
@@ -1097,10 +1234,149 @@ static void stage_counters(struct tester *t, struct stage *s)
 	check_verdict(&s->r, V_WARN, "%s", pq_counter_meaning(nh ? here[0].name : m.u.counters.c[0].name));
 }
 
+/* --- transport counters around one measuring stage --- */
+
+struct stage_ctrs {
+	struct pq_counters here;
+	struct pp_counters peer;	/* the peer's deltas since CONFIG */
+	bool have_here, have_peer;
+};
+
+static int peer_counters(struct tester *t, struct pp_counters *out)
+{
+	struct pp_msg m = { .type = PP_COUNTERS_REQ };
+	int64_t deadline = pp_now_ms() + 2000;
+	char why[256];
+	int rc;
+
+	if (!t->peer || t->fd < 0 || t->in_phase)
+		return -ENOENT;	/* loopback: the peer's port is ours */
+	rc = pp_send(t->fd, &m, deadline);
+	if (!rc)
+		rc = pp_expect(t->fd, PP_COUNTERS, &m, deadline, why, sizeof(why));
+	if (!rc)
+		*out = m.u.counters;
+	return rc;
+}
+
+static void ctrs_begin(struct tester *t, struct stage_ctrs *c)
+{
+	c->have_here = t->q_open && !pq_counters_read(t->q.local.dev, t->q.local.port, &c->here) && c->here.n;
+	c->have_peer = !peer_counters(t, &c->peer);
+}
+
+static void add_moved_ctr(struct stage *s, const char *host, const char *name, uint64_t delta)
+{
+	const struct ctr_map_entry *e = ctr_lookup(name, STAT_SRC_HW_SYSFS);
+	struct moved_ctr *m;
+
+	if (s->nmoved >= MAX_MOVED || !delta)
+		return;
+	m = &s->moved[s->nmoved++];
+	m->host = host;
+	snprintf(m->name, sizeof(m->name), "%s", name);
+	m->kind = e ? e->kind : K_NONE;
+	m->delta = delta * (e && e->scale ? e->scale : 1);
+}
+
+/* The peer's counters now minus at the start of the stage (both are deltas since CONFIG). */
+static void add_peer_moved(struct stage *s, const struct pp_counters *a, const struct pp_counters *b)
+{
+	for (unsigned i = 0; i < b->n && i < PP_MAX_COUNTERS; i++) {
+		uint64_t before = 0;
+
+		for (unsigned j = 0; j < a->n && j < PP_MAX_COUNTERS; j++)
+			if (!strcmp(a->c[j].name, b->c[i].name))
+				before = a->c[j].delta;
+		if (b->c[i].delta > before)
+			add_moved_ctr(s, "peer", b->c[i].name, b->c[i].delta - before);
+	}
+}
+
+static const char *moved_label(const struct moved_ctr *m)
+{
+	return m->kind != K_NONE ? ctr_kinds[m->kind].key : m->name;
+}
+
+/* "here retransmissions +7, sequence_errors +2; peer duplicate_requests +3" */
+static void moved_text(const struct stage *s, char *buf, size_t len)
+{
+	const char *host = NULL;
+
+	buf[0] = '\0';
+	for (unsigned i = 0; i < s->nmoved; i++) {
+		const struct moved_ctr *m = &s->moved[i];
+		size_t used = strlen(buf);
+
+		if (!host || strcmp(host, m->host))
+			snprintf(buf + used, len - used, "%s%s ", host ? "; " : "", m->host);
+		else
+			snprintf(buf + used, len - used, ", ");
+		used = strlen(buf);
+		snprintf(buf + used, len - used, "%s +%" PRIu64, moved_label(m), m->delta);
+		host = m->host;
+	}
+}
+
+static bool moved_group(const struct stage *s, enum ctr_group g)
+{
+	for (unsigned i = 0; i < s->nmoved; i++)
+		if (s->moved[i].kind != K_NONE && ctr_kinds[s->moved[i].kind].group == g)
+			return true;
+	return false;
+}
+
+/* What the counters that moved say about a stage that otherwise passed. */
+static void moved_verdict(struct stage *s)
+{
+	if (moved_group(s, G_RETRANS) || moved_group(s, G_TIMEOUT))
+		check_verdict(&s->r, V_WARN, "packets were lost and retransmitted during this stage, which costs "
+			      "latency and bandwidth: RoCE needs a lossless fabric (PFC) or ECN marking (DCQCN) on "
+			      "every NIC and switch of the path; check them, the link's error counters (rdmadiag "
+			      "counter show) and for a lossy link or netem qdisc (tc qdisc show)");
+	else if (moved_group(s, G_RNR))
+		check_verdict(&s->r, V_WARN, "receiver-not-ready NAKs: a receiver had no buffer posted in time; "
+			      "the application's receive queue runs dry");
+	else
+		check_verdict(&s->r, V_WARN, "error counters moved during this stage: see rdmadiag counter show on "
+			      "both hosts");
+}
+
+static void ctrs_end(struct tester *t, struct stage *s, const struct stage_ctrs *c)
+{
+	struct pq_counters now;
+	struct pp_counter here[PP_MAX_COUNTERS];
+	struct pp_counters peer;
+	char text[160];
+	size_t used;
+	unsigned n;
+
+	if (c->have_here && !pq_counters_read(t->q.local.dev, t->q.local.port, &now)) {
+		n = pq_counters_delta(&c->here, &now, here, PP_MAX_COUNTERS);
+		for (unsigned i = 0; i < n; i++)
+			add_moved_ctr(s, "here", here[i].name, here[i].delta);
+	}
+	/* After a failure the peer may be unreachable or mid-phase: only our side then. */
+	if (c->have_peer && s->r.verdict != V_FAIL && !peer_counters(t, &peer))
+		add_peer_moved(s, &c->peer, &peer);
+	if (!s->nmoved)
+		return;
+	moved_text(s, text, sizeof(text));
+	used = strlen(s->r.measured);
+	snprintf(s->r.measured + used, sizeof(s->r.measured) - used, "; counters: %s", text);
+	if (s->r.verdict == V_PASS)
+		moved_verdict(s);
+}
+
 /* --- the run --- */
 
 static void run_stage(struct tester *t, enum stage_id id, struct stage *s)
 {
+	struct stage_ctrs c;
+	bool measuring = id == ST_LAT || id == ST_WRITE || id == ST_READ || id == ST_SEND;
+
+	if (measuring)
+		ctrs_begin(t, &c);
 	switch (id) {
 	case ST_CONTROL: stage_control(t, s); break;
 	case ST_RESOLVE: stage_resolve(t, s); break;
@@ -1119,6 +1395,8 @@ static void run_stage(struct tester *t, enum stage_id id, struct stage *s)
 	case ST_COUNTERS: stage_counters(t, s); break;
 	default: break;
 	}
+	if (measuring)
+		ctrs_end(t, s, &c);
 }
 
 static int run_stages(struct tester *t)

@@ -687,6 +687,32 @@ int pq_poll(struct pq *q, struct ibv_wc *wc, int max, int64_t deadline_ms)
 	}
 }
 
+const char *pq_rc_state_str(struct pq *q)
+{
+	static const char *const names[] = { "RESET", "INIT", "RTR", "RTS", "SQD", "SQE", "ERR" };
+	struct ibv_qp_attr a;
+	struct ibv_qp_init_attr ia;
+
+	if (!q->rc || ibv_query_qp(q->rc, &a, IBV_QP_STATE, &ia))
+		return "unknown";
+	return (unsigned)a.qp_state < sizeof(names) / sizeof(names[0]) ? names[a.qp_state] : "unknown";
+}
+
+bool pq_port_active(struct pq *q, char *state, size_t len)
+{
+	struct ibv_port_attr pa;
+
+	if (!q->ctx || ibv_query_port(q->ctx, (uint8_t)q->local.port, &pa)) {
+		snprintf(state, len, "unknown");
+		return true;	/* cannot tell: do not blame the link */
+	}
+	const char *name = ibv_port_state_str(pa.state);
+
+	/* "PORT_DOWN" -> "DOWN", as rdma link show says it */
+	snprintf(state, len, "%s", strncmp(name, "PORT_", 5) ? name : name + 5);
+	return pa.state == IBV_PORT_ACTIVE;
+}
+
 const char *pq_wc_status_str(int status)
 {
 	return ibv_wc_status_str((enum ibv_wc_status)status);

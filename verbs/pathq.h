@@ -100,6 +100,11 @@ int pq_wait(struct pq *q, int ctrl_fd, int64_t deadline_ms);
 /* Polls up to max completions, waiting until the deadline for at least one. */
 int pq_poll(struct pq *q, struct ibv_wc *wc, int max, int64_t deadline_ms);
 
+/* The RC QP's state now ("ERR", "RTS", ...), for reports after a failure. */
+const char *pq_rc_state_str(struct pq *q);
+/* Whether the session's port is ACTIVE now; its state name in state[]. */
+bool pq_port_active(struct pq *q, char *state, size_t len);
+
 /* What a bad completion usually means. */
 const char *pq_wc_meaning(int status);
 const char *pq_wc_status_str(int status);

@@ -39,8 +39,13 @@ peer_leftovers() {
 	run "$RD" path test peer "$LAB_PEER_IP" --duration 1 --iters 50
 	echo "$output"
 	assert_success
-	for id in control resolve config rc_connect rc_latency write_bw read_bw send_bw ud mtu; do
+	for id in control resolve config rc_connect ud mtu; do
 		assert_line --regexp "^PASS  path\.$id "
+	done
+	# The lab's virtual link drops a packet now and then: a measuring stage
+	# may warn, but only with the retransmissions its counters saw.
+	for id in rc_latency write_bw read_bw send_bw; do
+		assert_line --regexp "^(PASS  path\.$id |WARN  path\.$id .*counters: )"
 	done
 	refute_line --regexp "^FAIL"
 	assert_line --regexp "path.resolve .*route: $LAB_RXE/1 GID index [0-9]+ \(RoCE v2 ::ffff:$LAB_IP\) source $LAB_IP"

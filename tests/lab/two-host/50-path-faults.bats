@@ -1,0 +1,95 @@
+#!/usr/bin/env bats
+# path test while the path breaks under it: the peer's link goes down mid-run,
+# this host's link goes down mid-run, and 5% packet loss (netem). Each run
+# ends within its bound and names the stage, the cause and, from the transport
+# counters of that stage, the retransmissions. (UDP 4791 dropped by a firewall
+# is in 40-path.bats.)
+
+load '/usr/lib/bats/bats-support/load'
+load '/usr/lib/bats/bats-assert/load'
+bats_require_minimum_version 1.5.0
+
+RD=${RDMADIAG_BIN:-rdmadiag/rdmadiag}
+
+setup() {
+	[ "${LAB:-}" = 1 ] && [ -n "${LAB_SHARED:-}" ] ||
+		skip "not inside a two-VM lab run (run: tests/lab/lab.sh run2-agent bats ...)"
+	. "$LAB_REPO/tests/lab/peer.sh"
+	SERVE= UNDO_PEER= UNDO_LOCAL=
+	OUT=$BATS_TEST_TMPDIR/out
+}
+
+teardown() {
+	[ -n "${UNDO_PEER:-}" ] && peer_run "$UNDO_PEER"
+	[ -n "${UNDO_LOCAL:-}" ] && eval "$UNDO_LOCAL"
+	[ -n "${SERVE:-}" ] && { peer_kill "$SERVE" TERM; peer_bg_wait "$SERVE" 10 || true; }
+	# the next test needs both RDMA ports ACTIVE again
+	wait_until -t 20 grep -qx '4: ACTIVE' "/sys/class/infiniband/$LAB_RXE/ports/1/state"
+	peer_until -t 20 "grep -qx '4: ACTIVE' /sys/class/infiniband/\$LAB_RXE/ports/1/state"
+	return 0
+}
+
+start_serve() {
+	SERVE=$(peer_run_bg "exec $RD path serve $*")
+	peer_until -t 30 "ss -Hltn 'sport = :4792' | grep -q ."
+}
+
+# Starts a long run in the background; returns once rc_connect passed.
+start_long_run() {
+	"$RD" path test peer "$LAB_PEER_IP" "$@" >"$OUT" 2>&1 &
+	PID=$!
+	wait_until -t 30 grep -q 'PASS  path.rc_connect' "$OUT"
+}
+
+# Waits for the run; fails unless it ended with status 1 within $1 seconds.
+run_ends_failing_within() {
+	local start=$SECONDS st
+	wait "$PID" && st=0 || st=$?
+	cat "$OUT"
+	echo "ended $((SECONDS - start)) s after the fault, status $st"
+	[ "$st" -eq 1 ]
+	[ $((SECONDS - start)) -le "$1" ]
+}
+
+@test "peer link down mid-test: the stage fails in bounded time, peer unreachable, QP in error" {
+	start_serve --idle-timeout 60
+	start_long_run --tests write --duration 20
+	peer_run 'ip link set dev $LAB_NIC down'
+	UNDO_PEER='ip link set dev $LAB_NIC up'
+	run_ends_failing_within 30
+	run cat "$OUT"
+	assert_line --regexp "^FAIL  path\.write_bw .*RC QP now ERR"
+	assert_output --regexp "hint: (transport retries exceeded|operations stopped completing): $LAB_PEER_IP is unreachable: it answers neither RDMA nor the control channel"
+	assert_output --partial "check the link on both hosts"
+	# the retries that ran out show in this host's counters of the stage
+	assert_line --regexp "^FAIL  path\.write_bw .*counters: here .*retr"
+	assert_line --regexp "^SKIP  path\.read_bw"
+}
+
+@test "local link down mid-test: the stage names the link here" {
+	start_serve --idle-timeout 60
+	start_long_run --tests lat --iters 100000 --timeout 60
+	ip link set dev "$LAB_NIC" down
+	UNDO_LOCAL="ip link set dev $LAB_NIC up"
+	run_ends_failing_within 30
+	run cat "$OUT"
+	assert_line --regexp "^FAIL  path\.rc_latency .*after [0-9]+ "
+	assert_output --partial "the link here went down ($LAB_RXE/1 is DOWN, netdev $LAB_NIC)"
+}
+
+@test "5% loss (netem): latency and write bandwidth name the retransmissions and the lossless-fabric hint" {
+	modprobe sch_netem
+	start_serve --idle-timeout 60
+	tc qdisc add dev "$LAB_NIC" root netem loss 5%
+	UNDO_LOCAL="tc qdisc del dev $LAB_NIC root"
+	start=$SECONDS
+	run "$RD" path test peer "$LAB_PEER_IP" --tests lat,write,counters --iters 60 --size 8192 --timeout 90
+	echo "$output"
+	echo "took $((SECONDS - start)) s"
+	[ $((SECONDS - start)) -le 100 ]
+	# 5% of the packets one way: both stages see sequence errors or retransmissions
+	assert_line --regexp "^(WARN|FAIL)  path\.rc_latency .*counters: .*(retransmissions|sequence_errors|duplicate_requests) \+[0-9]+"
+	assert_line --regexp "^(WARN|FAIL)  path\.write_bw .*counters: .*(retransmissions|sequence_errors|duplicate_requests) \+[0-9]+"
+	assert_output --partial "RoCE needs a lossless fabric (PFC) or ECN marking (DCQCN)"
+	assert_line --regexp "^WARN  path\.counters "
+}
