@@ -56,16 +56,18 @@ static void catch_stop_signals(void)
 	sigaction(SIGTERM, &sa, NULL);
 }
 
-/* How completions are waited for: busy by default between hosts (lowest
- * latency); RDMADIAG_PATH_POLL=busy|yield|event overrides, e.g. on VMs with
- * one CPU where spinning starves the kernel's RDMA work. */
+/* How completions are waited for: between hosts hybrid by default (spin for
+ * PQ_SPIN_US, as long as a round trip takes on hardware, then sleep, so that
+ * Soft-RoCE's kernel work gets the CPU while operations are in flight);
+ * RDMADIAG_PATH_POLL=busy|yield|event|hybrid overrides. */
 static enum pq_poll_mode poll_mode(enum pq_poll_mode dflt)
 {
 	const char *e = getenv("RDMADIAG_PATH_POLL");
 
 	if (!e)
 		return dflt;
-	return !strcmp(e, "event") ? PQ_EVENT : !strcmp(e, "yield") ? PQ_YIELD : !strcmp(e, "busy") ? PQ_BUSY : dflt;
+	return !strcmp(e, "event") ? PQ_EVENT : !strcmp(e, "yield") ? PQ_YIELD : !strcmp(e, "busy") ? PQ_BUSY :
+	       !strcmp(e, "hybrid") ? PQ_HYBRID : dflt;
 }
 
 static bool host_has_rdma_device(void)
@@ -615,8 +617,6 @@ static enum reach control_probe(struct tester *t)
 	return rc == -ECONNRESET || peer_gone(t) ? REACH_GONE : REACH_SILENT;
 }
 
-/* RDMA operations got no answer (retries exceeded, or a timeout): the local
- * link, the peer's serve, the whole peer, or only RoCE traffic. */
 /* Whether the local port went down during the run; if so that is the verdict. */
 static bool link_here_down(struct tester *t, struct stage *s, const char *what)
 {
@@ -630,6 +630,8 @@ static bool link_here_down(struct tester *t, struct stage *s, const char *what)
 	return true;
 }
 
+/* RDMA operations got no answer (retries exceeded, or a timeout): the local
+ * link, the peer's serve, the whole peer, or only RoCE traffic. */
 static void no_answer_verdict(struct tester *t, struct stage *s, const char *what)
 {
 	if (link_here_down(t, s, what))
@@ -783,7 +785,7 @@ static void stage_connect(struct tester *t, struct stage *s)
 	int rc;
 
 	check_expected(&s->r, "RESET->INIT->RTR->RTS on both hosts and a first message both ways");
-	t->q.mode = poll_mode(t->peer ? PQ_BUSY : PQ_YIELD);
+	t->q.mode = poll_mode(t->peer ? PQ_HYBRID : PQ_YIELD);
 	t->q.stop = &g_stop;
 	rc = pq_open(&t->q, &t->q.local, t->size < 8192 ? 8192 : (t->size + 4095) & ~4095u, why, sizeof(why));
 	t->q_open = true;
@@ -1668,7 +1670,7 @@ static void peer_str(const struct sockaddr_storage *ss, char *buf, size_t len)
 
 static void run_child(struct server *sv, int fd, const char *peer)
 {
-	struct ps_opts o = { .dev = sv->dev, .port = sv->dev_port, .gid_index = sv->gid_index, .mode = poll_mode(PQ_BUSY),
+	struct ps_opts o = { .dev = sv->dev, .port = sv->dev_port, .gid_index = sv->gid_index, .mode = poll_mode(PQ_HYBRID),
 			     .idle_timeout_ms = sv->idle_ms, .stop = &g_stop };
 	char summary[320];
 	uint64_t t0 = pp_now_us();

@@ -376,7 +376,7 @@ int pq_open(struct pq *q, const struct pp_config *local, size_t region, char *wh
 			 local->dev, strerror(errno));
 		return -errno;
 	}
-	if (q->mode == PQ_EVENT) {
+	if (q->mode == PQ_EVENT || q->mode == PQ_HYBRID) {
 		q->ch = ibv_create_comp_channel(q->ctx);
 		if (!q->ch) {
 			snprintf(what, len, "ibv_create_comp_channel: %s", strerror(errno));
@@ -665,6 +665,14 @@ int pq_wait(struct pq *q, int ctrl_fd, int64_t deadline_ms)
 		return -EINTR;
 	if (q->mode == PQ_EVENT)
 		return wait_event(q, ctrl_fd, deadline_ms);
+	if (q->mode == PQ_HYBRID) {
+		uint64_t now = pp_now_us();
+
+		if (!q->idle_since_us)
+			q->idle_since_us = now;
+		if (now - q->idle_since_us >= PQ_SPIN_US)
+			return wait_event(q, ctrl_fd, deadline_ms);
+	}
 	if (q->mode == PQ_YIELD)
 		sched_yield();
 	if (++q->spins % 1024)
@@ -679,8 +687,10 @@ int pq_poll(struct pq *q, struct ibv_wc *wc, int max, int64_t deadline_ms)
 	for (;;) {
 		int n = ibv_poll_cq(q->cq, max, wc), w;
 
-		if (n != 0)
+		if (n != 0) {
+			pq_progress(q);
 			return n < 0 ? -EIO : n;
+		}
 		w = pq_wait(q, -1, deadline_ms);
 		if (w < 0)
 			return w;

@@ -22,12 +22,13 @@
 
 struct ibv_wc;
 
-#define PQ_CQ_DEPTH 512
-#define PQ_SQ_DEPTH 128
-#define PQ_RQ_DEPTH 128
-#define PQ_RECV_RING 64
-#define PQ_WINDOW 64		/* outstanding RDMA operations in bandwidth tests */
+#define PQ_CQ_DEPTH 1024
+#define PQ_SQ_DEPTH 256
+#define PQ_RQ_DEPTH 256
+#define PQ_RECV_RING 128	/* receives kept posted: at least PQ_WINDOW, or sends meet RNR */
+#define PQ_WINDOW 128		/* outstanding operations in bandwidth tests (perftest's tx-depth) */
 #define PQ_SIGNAL_EVERY 16
+#define PQ_SPIN_US 200		/* PQ_HYBRID: spin this long without a completion, then sleep */
 #define PQ_UD_GRH 40
 #define PQ_QKEY 0x11111111u
 
@@ -35,6 +36,8 @@ enum pq_poll_mode {
 	PQ_BUSY,	/* spin on the CQ: lowest latency */
 	PQ_YIELD,	/* spin but yield the CPU: two ends on one CPU */
 	PQ_EVENT,	/* sleep on the completion channel */
+	PQ_HYBRID,	/* spin for PQ_SPIN_US, then sleep: a Soft-RoCE NIC is a CPU that a
+			 * spinning poller would take from it while operations are in flight */
 };
 
 /* Result of rdma_cm address and route resolution. */
@@ -77,7 +80,8 @@ struct pq {
 	volatile sig_atomic_t *stop;	/* set by a signal handler: give up waits */
 	uint64_t t_init_us, t_rtr_us, t_rts_us;
 	unsigned spins;
-	bool armed;		/* PQ_EVENT: notification requested */
+	uint64_t idle_since_us;	/* PQ_HYBRID: first empty poll since the last completion, 0 none */
+	bool armed;		/* PQ_EVENT/PQ_HYBRID: notification requested */
 };
 
 int pq_open(struct pq *q, const struct pp_config *local, size_t region, char *what, size_t len);
@@ -94,6 +98,11 @@ int pq_post_recv(struct pq *q, bool ud, uint64_t wr_id);
 int pq_post_rc(struct pq *q, int opcode, size_t len, uint64_t raddr, uint32_t rkey, bool signaled, uint64_t wr_id);
 int pq_post_ud(struct pq *q, size_t len, uint32_t remote_qpn, uint64_t wr_id);
 
+/* Callers that poll the CQ themselves: a completion came, spin again (PQ_HYBRID). */
+static inline void pq_progress(struct pq *q)
+{
+	q->idle_since_us = 0;
+}
 /* Waits until the CQ has completions or ctrl_fd (>= 0) is readable.
  * 1: poll the CQ, 2: ctrl_fd readable, -ETIMEDOUT, -EINTR (stop set). */
 int pq_wait(struct pq *q, int ctrl_fd, int64_t deadline_ms);

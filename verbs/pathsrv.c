@@ -201,8 +201,10 @@ static int run_phase(struct srv *s, const struct pp_phase_msg *ph)
 				deadline = idle_deadline(s);
 			}
 		}
-		if (n > 0)
+		if (n > 0) {
+			pq_progress(&s->q);
 			continue;
+		}
 		rc = pq_wait(&s->q, s->fd, deadline);
 		if (rc == 2)
 			break;

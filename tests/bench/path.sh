@@ -33,7 +33,8 @@ send_lat=$(perftest ib_send_lat -s 8 -n "$LAT_ITERS" | result_col 8 5)
 write_lat=$(perftest ib_write_lat -s 8 -n "$LAT_ITERS" | result_col 8 5)
 write_bw=$(perftest ib_write_bw -s "$SIZE" -n "$BW_ITERS" --report_gbits | result_col "$SIZE" 4)
 
-h=$(peer_run_bg "exec $RD path serve --idle-timeout 60")
+# RDMADIAG_PATH_POLL (busy, hybrid, ...) applies to both ends
+h=$(peer_run_bg "RDMADIAG_PATH_POLL=${RDMADIAG_PATH_POLL:-} exec $RD path serve --idle-timeout 60")
 peer_until -t 30 "ss -Hltn 'sport = :4792' | grep -q ." >/dev/null
 lat_json=$("$RD" -j path test peer "$PEER" --tests lat --iters "$LAT_ITERS" --lat-size 8)
 bw_json=$("$RD" -j path test peer "$PEER" --tests write --iters "$BW_ITERS" --size "$SIZE")
