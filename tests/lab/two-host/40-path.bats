@@ -3,29 +3,14 @@
 # it breaks (no serve, UDP 4791 dropped, MTU mismatch, wrong GID, peer killed),
 # hostile clients against serve.
 
-load '/usr/lib/bats/bats-support/load'
-load '/usr/lib/bats/bats-assert/load'
-bats_require_minimum_version 1.5.0
-
-RD=${RDMADIAG_BIN:-rdmadiag/rdmadiag}
+load path-helpers
 
 setup() {
-	[ "${LAB:-}" = 1 ] && [ -n "${LAB_SHARED:-}" ] ||
-		skip "not inside a two-VM lab run (run: tests/lab/lab.sh run2-agent bats ...)"
-	. "$LAB_REPO/tests/lab/peer.sh"
-	SERVE=
+	path_setup
 }
 
 teardown() {
-	[ -n "${SERVE:-}" ] && { peer_kill "$SERVE" TERM; peer_bg_wait "$SERVE" 10 || true; }
-	[ -n "${UNDO_PEER:-}" ] && peer_run "$UNDO_PEER"
-	[ -n "${UNDO_LOCAL:-}" ] && eval "$UNDO_LOCAL"
-	return 0
-}
-
-start_serve() {
-	SERVE=$(peer_run_bg "exec $RD path serve $*")
-	peer_until -t 30 "ss -Hltn 'sport = :4792' | grep -q ."
+	path_teardown
 }
 
 # QPs and MRs in B other than the kernel's GSI QP

@@ -5,33 +5,20 @@
 # counters of that stage, the retransmissions. (UDP 4791 dropped by a firewall
 # is in 40-path.bats.)
 
-load '/usr/lib/bats/bats-support/load'
-load '/usr/lib/bats/bats-assert/load'
-bats_require_minimum_version 1.5.0
-
-RD=${RDMADIAG_BIN:-rdmadiag/rdmadiag}
+load path-helpers
 
 setup() {
-	[ "${LAB:-}" = 1 ] && [ -n "${LAB_SHARED:-}" ] ||
-		skip "not inside a two-VM lab run (run: tests/lab/lab.sh run2-agent bats ...)"
-	. "$LAB_REPO/tests/lab/peer.sh"
-	SERVE= UNDO_PEER= UNDO_LOCAL=
+	path_setup
 	OUT=$BATS_TEST_TMPDIR/out
 }
 
 teardown() {
-	[ -n "${UNDO_PEER:-}" ] && peer_run "$UNDO_PEER"
-	[ -n "${UNDO_LOCAL:-}" ] && eval "$UNDO_LOCAL"
-	[ -n "${SERVE:-}" ] && { peer_kill "$SERVE" TERM; peer_bg_wait "$SERVE" 10 || true; }
+	path_teardown
+	[ -n "${LAB_SHARED:-}" ] || return 0
 	# the next test needs both RDMA ports ACTIVE again
 	wait_until -t 20 grep -qx '4: ACTIVE' "/sys/class/infiniband/$LAB_RXE/ports/1/state"
 	peer_until -t 20 "grep -qx '4: ACTIVE' /sys/class/infiniband/\$LAB_RXE/ports/1/state"
 	return 0
-}
-
-start_serve() {
-	SERVE=$(peer_run_bg "exec $RD path serve $*")
-	peer_until -t 30 "ss -Hltn 'sport = :4792' | grep -q ."
 }
 
 # Starts a long run in the background; returns once rc_connect passed.
