@@ -533,14 +533,14 @@ int pq_rc_connect(struct pq *q, const struct pp_config *peer, const struct pp_qp
 	memset(&a, 0, sizeof(a));
 	a.qp_state = IBV_QPS_RTS;
 	a.timeout = 18;		/* 4.096 us * 2^18 = 1.07 s per try, as rdma_cm's default */
-	a.retry_cnt = 7;
+	a.retry_cnt = 6;	/* rxe takes 7 for "retry forever": a dead peer must end in RETRY_EXC */
 	a.rnr_retry = 7;
 	a.sq_psn = q->psn;
 	a.max_rd_atomic = (uint8_t)q->rd_atom;
 	err = modify(q->rc, &a, IBV_QP_STATE | IBV_QP_TIMEOUT | IBV_QP_RETRY_CNT | IBV_QP_RNR_RETRY | IBV_QP_SQ_PSN |
 				 IBV_QP_MAX_QP_RD_ATOMIC, &q->t_rts_us);
 	if (err)
-		snprintf(what, len, "RC QP RTR->RTS failed: %s (attributes: timeout 18, retry 7, rnr retry 7, "
+		snprintf(what, len, "RC QP RTR->RTS failed: %s (attributes: timeout 18, retry 6, rnr retry 7, "
 			 "max_rd_atomic %u)", strerror(err), q->rd_atom);
 	return -err;
 }
@@ -716,10 +716,10 @@ bool pq_port_active(struct pq *q, char *state, size_t len)
 		snprintf(state, len, "unknown");
 		return true;	/* cannot tell: do not blame the link */
 	}
-	const char *name = ibv_port_state_str(pa.state);
+	/* as rdma link show says it */
+	static const char *const names[] = { "NOP", "DOWN", "INIT", "ARMED", "ACTIVE", "ACTIVE_DEFER" };
 
-	/* "PORT_DOWN" -> "DOWN", as rdma link show says it */
-	snprintf(state, len, "%s", strncmp(name, "PORT_", 5) ? name : name + 5);
+	snprintf(state, len, "%s", (unsigned)pa.state < sizeof(names) / sizeof(names[0]) ? names[pa.state] : "unknown");
 	return pa.state == IBV_PORT_ACTIVE;
 }
 
