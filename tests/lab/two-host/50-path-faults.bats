@@ -40,7 +40,7 @@ run_ends_failing_within() {
 
 @test "peer link down mid-test: the stage fails in bounded time, peer unreachable, QP in error" {
 	start_serve --idle-timeout 60
-	start_long_run --tests write --duration 20
+	start_long_run --tests write,read --duration 20
 	peer_run 'ip link set dev $LAB_NIC down'
 	UNDO_PEER='ip link set dev $LAB_NIC up'
 	run_ends_failing_within 30
