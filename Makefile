@@ -43,7 +43,7 @@ BIN := rdmadiag/rdmadiag
 LIB := build/librdmadiag.a
 
 # Programs the tests run: fixture generator (host) and QP holder (lab).
-TEST_PROGS := tests/tools/gen_res_fixture tests/tools/nl_qp_dump tests/helpers/qp_holder
+TEST_PROGS := tests/tools/gen_res_fixture tests/tools/nl_qp_dump tests/helpers/qp_holder tests/helpers/path_probe
 
 UNIT_SRCS := $(wildcard tests/unit/*_test.c)
 UNIT_BINS := $(UNIT_SRCS:.c=)
@@ -82,6 +82,11 @@ tests/tools/gen_res_fixture tests/tools/nl_qp_dump: %: %.c $(FLAGS_FILE)
 tests/helpers/qp_holder: tests/helpers/qp_holder.c $(FLAGS_FILE)
 	$(call say,LD)
 	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ $< -libverbs
+
+# The hostile path tester of tests/lab/two-host/70-serve-hostile.bats: the session code of the tool.
+tests/helpers/path_probe: tests/helpers/path_probe.c $(LIB) $(FLAGS_FILE)
+	$(call say,LD)
+	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ $< $(LIB) $(LDLIBS)
 
 unit: $(UNIT_BINS)
 

@@ -4,6 +4,7 @@
  * parses the action's options from its table, prints help from the same
  * tables, and runs the handler between out_begin() and out_finish().
  */
+#include <ctype.h>
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -31,15 +32,54 @@ void report_error(const char *what, const char *cause, const char *next)
 	out_record_error(msg);
 }
 
+/*
+ * A usage error is one line on stderr, hints included, so that a script (or a
+ * person) sees one clear message. Words from the command line may be anything:
+ * bytes outside printable ASCII are shown as \xNN (no escape sequences reach
+ * the terminal) and a very long line keeps its start and end.
+ */
+#define USAGE_LINE_MAX 480
+
+static void printable_line(const char *msg, char *out, size_t cap)
+{
+	size_t n = strlen(msg), len = 0;
+	char *esc = malloc(4 * n + 1);
+
+	if (!esc) {
+		snprintf(out, cap, "usage error");
+		return;
+	}
+	for (size_t i = 0; i < n; i++) {
+		unsigned char c = (unsigned char)msg[i];
+
+		if (c < 0x20 || c > 0x7e)
+			len += (size_t)sprintf(esc + len, "\\x%02x", c);
+		else
+			esc[len++] = (char)c;
+	}
+	esc[len] = '\0';
+	if (len < cap && len <= USAGE_LINE_MAX)
+		snprintf(out, cap, "%s", esc);
+	else
+		snprintf(out, cap, "%.240s[...%zu bytes...]%s", esc, len - 240 - 200, esc + len - 200);
+	free(esc);
+}
+
 void usage_error(const char *fmt, ...)
 {
+	char line[USAGE_LINE_MAX + 64];
+	char *msg = NULL;
 	va_list ap;
+	int n;
 
-	fputs("rdmadiag: ", stderr);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	n = vasprintf(&msg, fmt, ap);
 	va_end(ap);
-	fputc('\n', stderr);
+	printable_line(n < 0 ? "usage error" : msg, line, sizeof(line));
+	free(n < 0 ? NULL : msg);
+	fprintf(stderr, "rdmadiag: %s\n", line);
+	/* a usage error found by a handler still lands in the JSON document */
+	out_record_error(line);
 }
 
 /*
@@ -90,8 +130,27 @@ const struct object *object_find(const char *word, int *ambiguous)
 	return n == 1 ? all_objects[found] : NULL;
 }
 
-static void list_objects(FILE *fp, const char *prefix)
+/* The list functions print "a | b | c" of the names starting with prefix
+ * (all when NULL); what is their object, action or option table. */
+typedef void list_fn(FILE *fp, const void *what, const char *prefix);
+
+/* What a list function prints, as a string for a one-line usage error. */
+static char *list_text(list_fn *fn, const void *what, const char *prefix)
 {
+	char *text = NULL;
+	size_t len;
+	FILE *fp = open_memstream(&text, &len);
+
+	if (!fp)
+		return NULL;
+	fn(fp, what, prefix);
+	fclose(fp);
+	return text;
+}
+
+static void list_objects(FILE *fp, const void *unused, const char *prefix)
+{
+	(void)unused;
 	const char *sep = "";
 
 	for (int i = 0; all_objects[i]; i++) {
@@ -102,8 +161,9 @@ static void list_objects(FILE *fp, const char *prefix)
 	}
 }
 
-static void list_actions(FILE *fp, const struct object *obj, const char *prefix)
+static void list_actions(FILE *fp, const void *what, const char *prefix)
 {
+	const struct object *obj = what;
 	const char *sep = "";
 
 	for (const struct action *a = obj->actions; a->name; a++) {
@@ -124,7 +184,7 @@ void print_top_help(void)
 	       "       rdmadiag OBJECT help\n"
 	       "       rdmadiag -V\n"
 	       "where  OBJECT := { ");
-	list_objects(stdout, NULL);
+	list_objects(stdout, NULL, NULL);
 	printf(" }\n"
 	       "       OPTIONS := { -j[son] | -p[retty] | -d[etails] | -V[ersion] | -h[elp] |\n"
 	       "                    --color {auto|always|never} | --record DIR | --replay DIR }\n\n"
@@ -198,12 +258,13 @@ const struct opt_value *ctx_opt(const struct cmd_ctx *ctx, const char *name)
 	return i < 0 ? &unset : &ctx->opt[i];
 }
 
-static int parse_uint(const char *s, unsigned long long min, unsigned long long max,
+int parse_uint(const char *s, unsigned long long min, unsigned long long max,
 		      unsigned long long *out)
 {
 	char *end;
 
-	if (!s || !*s || *s == '-' || *s == '+')
+	/* digits only: strtoull would take " 12", "+5" and "-1" */
+	if (!s || !isdigit((unsigned char)*s))
 		return -1;
 	errno = 0;
 	unsigned long long v = strtoull(s, &end, 10);
@@ -239,6 +300,24 @@ static bool in_choices(const char *const *choices, const char *v)
 	return false;
 }
 
+/* "a, b, c": the values an option takes, for a one-line usage error. */
+static void list_choices(FILE *fp, const void *what, const char *prefix)
+{
+	const char *const *choices = what;
+
+	(void)prefix;
+	for (int i = 0; choices[i]; i++)
+		fprintf(fp, "%s%s", i ? ", " : "", choices[i]);
+}
+
+static void unknown_choice(const struct cmd_opt *opt, const char *value)
+{
+	char *text = list_text(list_choices, opt->choices, NULL);
+
+	usage_error("%s: unknown value '%s' (expected one of: %s)", opt->name, value, text ? text : "?");
+	free(text);
+}
+
 static int check_list_items(const struct cmd_opt *opt, const char *value)
 {
 	char buf[1024];
@@ -255,11 +334,7 @@ static int check_list_items(const struct cmd_opt *opt, const char *value)
 			return -1;
 		}
 		if (opt->choices && !in_choices(opt->choices, item)) {
-			usage_error("%s: unknown value '%s'", opt->name, item);
-			fputs("  expected one of:", stderr);
-			for (int i = 0; opt->choices[i]; i++)
-				fprintf(stderr, " %s", opt->choices[i]);
-			fputc('\n', stderr);
+			unknown_choice(opt, item);
 			return -1;
 		}
 	}
@@ -287,11 +362,7 @@ static int set_opt_value(const struct cmd_opt *opt, struct opt_value *v, const c
 		break;
 	case OPT_CHOICE:
 		if (!in_choices(opt->choices, value)) {
-			usage_error("%s: unknown value '%s'", opt->name, value);
-			fputs("  expected one of:", stderr);
-			for (int i = 0; opt->choices[i]; i++)
-				fprintf(stderr, " %s", opt->choices[i]);
-			fputc('\n', stderr);
+			unknown_choice(opt, value);
 			return -1;
 		}
 		break;
@@ -315,9 +386,27 @@ static int set_opt_value(const struct cmd_opt *opt, struct opt_value *v, const c
 	return 0;
 }
 
-/* Find an option by exact name or unique prefix; reports errors itself. */
-static int find_opt(const struct action *a, const char *name)
+static void list_opts(FILE *fp, const void *what, const char *prefix)
 {
+	const struct action *a = what;
+
+	for (int i = 0, n = 0; a->opts && a->opts[i].name; i++)
+		if (!prefix || !strncmp(a->opts[i].name, prefix, strlen(prefix)))
+			fprintf(fp, "%s%s", n++ ? " | " : "", a->opts[i].name);
+}
+
+static bool is_global_opt(const char *name)
+{
+	static const char *const global[] = { "--json", "--pretty", "--details", "--color", "--colour",
+					      "--record", "--replay", "--version", NULL };
+
+	return in_choices(global, name);
+}
+
+/* Find an option by exact name or unique prefix; reports errors itself. */
+static int find_opt(const struct cmd_ctx *ctx, const char *name)
+{
+	const struct action *a = ctx->action;
 	int found = -1, n = 0;
 	size_t len = strlen(name);
 
@@ -331,14 +420,12 @@ static int find_opt(const struct action *a, const char *name)
 	}
 	if (n == 1)
 		return found;
-	usage_error("%s option '%s' for '%s'", n ? "ambiguous" : "unknown", name, a->name);
-	fputs("  options:", stderr);
-	for (int i = 0; a->opts && a->opts[i].name; i++)
-		if (!n || !strncmp(a->opts[i].name, name, len))
-			fprintf(stderr, " %s", a->opts[i].name);
-	if (!a->opts || !a->opts[0].name)
-		fputs(" (none)", stderr);
-	fputc('\n', stderr);
+	char *text = list_text(list_opts, a, n ? name : NULL);
+
+	usage_error("%s option '%s' for '%s %s' (options: %s%s)", n ? "ambiguous" : "unknown", name,
+		    ctx->object->name, a->name, text && *text ? text : "none",
+		    is_global_opt(name) ? "; global options go before OBJECT" : "");
+	free(text);
 	return -1;
 }
 
@@ -379,7 +466,7 @@ static int parse_action_args(struct cmd_ctx *ctx, int argc, char **argv)
 		}
 		memcpy(name, w, nlen);
 		name[nlen] = '\0';
-		int idx = find_opt(a, name);
+		int idx = find_opt(ctx, name);
 
 		if (idx < 0)
 			return -1;
@@ -418,11 +505,11 @@ static const struct action *find_action(const struct object *obj, const char *wo
 
 	if (i >= 0)
 		return &obj->actions[i];
-	usage_error("%s action '%s' for object '%s'", i == -2 ? "ambiguous" : "unknown", word, obj->name);
-	fputs("  candidates: ", stderr);
-	list_actions(stderr, obj, i == -2 ? word : NULL);
-	fputs("\n  try: rdmadiag ", stderr);
-	fprintf(stderr, "%s help\n", obj->name);
+	char *text = list_text(list_actions, obj, i == -2 ? word : NULL);
+
+	usage_error("%s action '%s' for object '%s' (candidates: %s; try: rdmadiag %s help)",
+		    i == -2 ? "ambiguous" : "unknown", word, obj->name, text ? text : "?", obj->name);
+	free(text);
 	return NULL;
 }
 
@@ -443,7 +530,7 @@ int cmd_dispatch(int argc, char **argv)
 	int ambiguous;
 
 	if (argc < 1) {
-		print_top_help();
+		usage_error("no OBJECT given (Usage: rdmadiag [OPTIONS] OBJECT [ACTION] [ARGS]; try: rdmadiag help)");
 		return EXIT_USAGE;
 	}
 	if (is_help_word(argv[0])) {
@@ -453,10 +540,11 @@ int cmd_dispatch(int argc, char **argv)
 	const struct object *obj = object_find(argv[0], &ambiguous);
 
 	if (!obj) {
-		usage_error("%s object '%s'", ambiguous ? "ambiguous" : "unknown", argv[0]);
-		fputs("  candidates: ", stderr);
-		list_objects(stderr, ambiguous ? argv[0] : NULL);
-		fputs("\n  try: rdmadiag help\n", stderr);
+		char *text = list_text(list_objects, NULL, ambiguous ? argv[0] : NULL);
+
+		usage_error("%s object '%s' (candidates: %s; try: rdmadiag help)", ambiguous ? "ambiguous" : "unknown",
+			    argv[0], text ? text : "?");
+		free(text);
 		return EXIT_USAGE;
 	}
 	argc--, argv++;

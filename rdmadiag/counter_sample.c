@@ -205,12 +205,10 @@ int sleep_seconds(double s)
 
 int parse_seconds(const char *opt, const char *s, double min, double max, double *out)
 {
-	char *end;
 	double v;
 
-	errno = 0;
-	v = strtod(s, &end);
-	if (errno || end == s || *end || !isfinite(v) || v < min || v > max) {
+	/* plain decimals only: strtod would also take "0x2", "1e3", " 5" */
+	if (parse_decimal(s, min, max, &v)) {
 		usage_error("%s: '%s' is not a number of seconds in %g..%g", opt, s, min, max);
 		return -1;
 	}

@@ -132,6 +132,19 @@ static bool selected(const struct cmd_ctx *ctx, const struct lc_check *c)
 	return true;
 }
 
+/* A check both in --only and in --skip: the user means one of them, say so. */
+static int only_skip_conflict(const struct cmd_ctx *ctx)
+{
+	const struct opt_value *only = ctx_opt(ctx, "--only"), *skip = ctx_opt(ctx, "--skip");
+
+	for (int i = 0; only->set && skip->set && check_ids[i]; i++)
+		if (in_list(only->str, check_ids[i]) && in_list(skip->str, check_ids[i])) {
+			usage_error("%s is in --only and in --skip; give it in one of them", check_ids[i]);
+			return EXIT_USAGE;
+		}
+	return 0;
+}
+
 /* ---- gathering ---- */
 
 struct gather {
@@ -241,7 +254,7 @@ int link_check(struct cmd_ctx *ctx)
 		return rc;
 	if (ctx_opt(ctx, "--list")->set)
 		return list_checks();
-	if (ctx_dev_port(ctx, &sel))
+	if (ctx_dev_port(ctx, &sel) || only_skip_conflict(ctx))
 		return EXIT_USAGE;
 	rc = nl_require();
 	if (rc)

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* rdmadiag: global options, then the dispatcher. */
+#include <limits.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -41,8 +42,8 @@ static int short_flags(const char *w)
 		case 'V': return 'V';
 		case 'h': return 'h';
 		default:
-			usage_error("unknown option '-%c' in '%s'", *p, w);
-			fputs("  global options: -j -p -d -V -h --color --record --replay\n", stderr);
+			usage_error("unknown option '-%c' in '%s' (global options: -j -p -d -V -h --color --record "
+				    "--replay)", *p, w);
 			return -1;
 		}
 	}
@@ -62,6 +63,19 @@ static const char *opt_value(const char *name, int argc, char **argv, int *i)
 		return NULL;
 	}
 	return argv[++*i];
+}
+
+/* --record/--replay DIR: a directory path, checked here so that a wrong one
+ * is a usage error rather than a failure to open it. */
+static const char *dir_value(const char *name, int argc, char **argv, int *i)
+{
+	const char *v = opt_value(name, argc, argv, i);
+
+	if (v && (!*v || strlen(v) >= PATH_MAX)) {
+		usage_error("%s: '%s' is not a directory path (empty or over %d bytes)", name, v, PATH_MAX - 1);
+		return NULL;
+	}
+	return v;
 }
 
 static bool is_opt(const char *w, const char *name)
@@ -105,10 +119,10 @@ static int parse_global(int argc, char **argv, int *rc)
 			if (parse_color(v))
 				goto usage;
 		} else if (is_opt(w, "--record")) {
-			if (!(g_opts.record_dir = opt_value("--record", argc, argv, &i)))
+			if (!(g_opts.record_dir = dir_value("--record", argc, argv, &i)))
 				goto usage;
 		} else if (is_opt(w, "--replay")) {
-			if (!(g_opts.replay_dir = opt_value("--replay", argc, argv, &i)))
+			if (!(g_opts.replay_dir = dir_value("--replay", argc, argv, &i)))
 				goto usage;
 		} else if (w[1] != '-') {
 			int r = short_flags(w);
@@ -120,8 +134,8 @@ static int parse_global(int argc, char **argv, int *rc)
 			if (r == 'h')
 				goto help;
 		} else {
-			usage_error("unknown option '%s'", w);
-			fputs("  global options: -j -p -d -V -h --color --record --replay; try: rdmadiag help\n", stderr);
+			usage_error("unknown option '%s' (global options: -j -p -d -V -h --color --record --replay; "
+				    "try: rdmadiag help)", w);
 			goto usage;
 		}
 	}

@@ -1476,17 +1476,16 @@ static unsigned parse_tests(const char *list)
 	return bits;
 }
 
-static int parse_double_opt(const struct cmd_ctx *ctx, const char *name, double *out)
+/* --expect-bw/--expect-lat: a plain positive decimal up to max ("12.5"). */
+static int parse_double_opt(const struct cmd_ctx *ctx, const char *name, double max, double *out)
 {
 	const struct opt_value *v = ctx_opt(ctx, name);
-	char *end;
 
 	*out = 0;
 	if (!v || !v->set)
 		return 0;
-	*out = strtod(v->str, &end);
-	if (*end || !(*out > 0) || !isfinite(*out)) {
-		usage_error("%s: '%s' is not a positive number", name, v->str);
+	if (parse_decimal(v->str, 0, max, out) || !(*out > 0)) {
+		usage_error("%s: '%s' is not a positive number up to %g (as in 12.5)", name, v->str, max);
 		return -1;
 	}
 	return 0;
@@ -1552,23 +1551,27 @@ static int parse_test_opts(struct cmd_ctx *ctx, struct tester *t)
 		t->tests = parse_tests(v->str);
 	v = ctx_opt(ctx, "--gid-index");
 	if (v && v->set && strcmp(v->str, "auto")) {
-		char *end;
-		long g = strtol(v->str, &end, 10);
+		unsigned long long g;
 
-		if (*end || g < 0 || g > 255) {
+		if (parse_uint(v->str, 0, 255, &g)) {
 			usage_error("--gid-index: '%s' is neither a GID index 0..255 nor 'auto'", v->str);
 			return -1;
 		}
 		t->gid_index = (int)g;
 	}
 	v = ctx_opt(ctx, "--dev");
+	if (v && v->set && t->dev_arg) {
+		usage_error("--dev: the device is already given as 'loopback %s'; give it once", t->dev_arg);
+		return -1;
+	}
 	if (v && v->set) {
 		if (parse_dev_port(v->str, &dp))
 			return -1;
 		t->dev_arg = dp.dev;
 		t->dev_port = dp.port ? dp.port : 1;
 	}
-	if (parse_double_opt(ctx, "--expect-bw", &t->expect_bw) || parse_double_opt(ctx, "--expect-lat", &t->expect_lat))
+	if (parse_double_opt(ctx, "--expect-bw", 100000, &t->expect_bw) ||
+	    parse_double_opt(ctx, "--expect-lat", 10000000, &t->expect_lat))
 		return -1;
 	v = ctx_opt(ctx, "--timeout");
 	t->run_deadline = v && v->set ? pp_now_ms() + (int64_t)v->num * 1000 : INT64_MAX;
@@ -1629,6 +1632,17 @@ __attribute__((format(printf, 1, 2))) static void serve_log(const char *fmt, ...
 	/* One write per line: children log concurrently. */
 	if (write(STDOUT_FILENO, line, (size_t)n) < 0)
 		return;
+}
+
+/* --bind is checked before anything else runs: a usage error, not a failure to listen. */
+static bool bind_addr_ok(const char *addr)
+{
+	struct in6_addr a;
+
+	if (inet_pton(AF_INET, addr, &a) == 1 || inet_pton(AF_INET6, addr, &a) == 1)
+		return true;
+	usage_error("--bind: '%s' is not an IP address of this host (as in 192.168.1.10 or ::)", addr);
+	return false;
 }
 
 static int serve_listen(struct server *sv)
@@ -1799,6 +1813,8 @@ static int path_serve(struct cmd_ctx *ctx)
 	v = ctx_opt(ctx, "--gid-index");
 	if (v->set)
 		sv.gid_index = (int)v->num;
+	if (!bind_addr_ok(sv.bind))
+		return EXIT_USAGE;
 	if (!host_has_rdma_device()) {
 		report_no_devices();
 		return EXIT_HOST;

@@ -263,6 +263,10 @@ static int summary_show(struct cmd_ctx *ctx)
 	}
 	if (ctx->argc == 1 && parse_dev_port(ctx->argv[0], &sel))
 		return EXIT_USAGE;
+	if (ctx->argc == 1 && sel.port) {
+		usage_error("res show takes a device name, not DEV/PORT: '%s'", ctx->argv[0]);
+		return EXIT_USAGE;
+	}
 	rc = nl_require();
 	if (rc)
 		return rc;

@@ -21,12 +21,17 @@ static const struct rfilter_key *find_key(const struct rfilter_key *keys, const 
 	return NULL;
 }
 
-static void list_keys(const struct rfilter_key *keys)
+
+/* "lqpn rqpn type": the filter names, for a one-line usage error. */
+static const char *keys_text(const struct rfilter_key *keys)
 {
-	fputs("  filters:", stderr);
-	for (; keys->name; keys++)
-		fprintf(stderr, " %s", keys->name);
-	fputc('\n', stderr);
+	static char text[256];
+	size_t n = 0;
+
+	text[0] = '\0';
+	for (; keys->name && n < sizeof(text); keys++)
+		n += (size_t)snprintf(text + n, sizeof(text) - n, "%s%s", n ? " " : "", keys->name);
+	return text;
 }
 
 static int parse_u32(const char *s, uint64_t *out)
@@ -82,8 +87,7 @@ static int parse_item(struct rfilter_term *t, char *item)
 	case RFK_ENUM:
 		v = k->parse(item);
 		if (v < 0) {
-			usage_error("%s: unknown value '%s'", k->name, item);
-			fprintf(stderr, "  expected one of: %s\n", k->values);
+			usage_error("%s: unknown value '%s' (expected one of: %s)", k->name, item, k->values);
 			return -1;
 		}
 		t->range[t->n].lo = t->range[t->n].hi = (uint64_t)v;
@@ -128,9 +132,8 @@ int res_query_parse(const struct cmd_ctx *ctx, const struct rfilter_key *keys, s
 		const struct rfilter_key *k = find_key(keys, ctx->argv[i]);
 
 		if (!k) {
-			usage_error("unknown filter '%s' for '%s %s'", ctx->argv[i], ctx->object->name,
-				    ctx->action->name);
-			list_keys(keys);
+			usage_error("unknown filter '%s' for '%s %s' (filters: %s)", ctx->argv[i], ctx->object->name,
+				    ctx->action->name, keys_text(keys));
 			return -1;
 		}
 		if (i + 1 >= ctx->argc) {

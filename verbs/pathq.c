@@ -369,9 +369,13 @@ int pq_open(struct pq *q, const struct pp_config *local, size_t region, char *wh
 		snprintf(what, len, "cannot allocate the %zu-byte session buffer", buf_len);
 		return -ENOMEM;
 	}
-	q->mr = ibv_reg_mr(q->pd, q->buf, buf_len,
+	/* Two registrations: the peer's rkey covers the advertised half only, so
+	 * an access past buf_len fails with a remote access error at the HCA. */
+	q->mr = ibv_reg_mr(q->pd, q->buf, region,
 			   IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_WRITE | IBV_ACCESS_REMOTE_READ);
-	if (!q->mr) {
+	if (q->mr)
+		q->lmr = ibv_reg_mr(q->pd, q->buf + region, region, IBV_ACCESS_LOCAL_WRITE);
+	if (!q->mr || !q->lmr) {
 		snprintf(what, len, "ibv_reg_mr of %zu bytes on %s: %s (locked memory limit? ulimit -l)", buf_len,
 			 local->dev, strerror(errno));
 		return -errno;
@@ -431,6 +435,8 @@ void pq_close(struct pq *q)
 		ibv_destroy_cq(q->cq);
 	if (q->ch)
 		ibv_destroy_comp_channel(q->ch);
+	if (q->lmr)
+		ibv_dereg_mr(q->lmr);
 	if (q->mr)
 		ibv_dereg_mr(q->mr);
 	if (q->buf)
@@ -443,7 +449,7 @@ void pq_close(struct pq *q)
 	q->ud = q->rc = NULL;
 	q->cq = NULL;
 	q->ch = NULL;
-	q->mr = NULL;
+	q->mr = q->lmr = NULL;
 	q->buf = NULL;
 	q->pd = NULL;
 	q->ctx = NULL;
@@ -594,7 +600,7 @@ int pq_post_recv(struct pq *q, bool ud, uint64_t wr_id)
 
 int pq_post_rc(struct pq *q, int opcode, size_t len, uint64_t raddr, uint32_t rkey, bool signaled, uint64_t wr_id)
 {
-	struct ibv_sge sge = { .addr = (uintptr_t)q->buf + q->region, .length = (uint32_t)len, .lkey = q->mr->lkey };
+	struct ibv_sge sge = { .addr = (uintptr_t)q->buf + q->region, .length = (uint32_t)len, .lkey = q->lmr->lkey };
 	struct ibv_send_wr wr = { .wr_id = wr_id, .sg_list = &sge, .num_sge = 1, .opcode = opcode }, *bad;
 
 	if (signaled)
@@ -608,7 +614,7 @@ int pq_post_rc(struct pq *q, int opcode, size_t len, uint64_t raddr, uint32_t rk
 
 int pq_post_ud(struct pq *q, size_t len, uint32_t remote_qpn, uint64_t wr_id)
 {
-	struct ibv_sge sge = { .addr = (uintptr_t)q->buf + q->region, .length = (uint32_t)len, .lkey = q->mr->lkey };
+	struct ibv_sge sge = { .addr = (uintptr_t)q->buf + q->region, .length = (uint32_t)len, .lkey = q->lmr->lkey };
 	struct ibv_send_wr wr = { .wr_id = wr_id, .sg_list = &sge, .num_sge = 1, .opcode = IBV_WR_SEND,
 				  .send_flags = IBV_SEND_SIGNALED }, *bad;
 

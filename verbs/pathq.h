@@ -69,7 +69,8 @@ struct pq {
 	struct ibv_comp_channel *ch;
 	struct ibv_cq *cq;
 	struct ibv_qp *rc, *ud;
-	struct ibv_mr *mr;
+	struct ibv_mr *mr;	/* [0, region): the only memory the peer may reach */
+	struct ibv_mr *lmr;	/* [region, 2*region): local use only, no remote access */
 	struct ibv_ah *ah;	/* to the peer's UD QP */
 	uint8_t *buf;
 	size_t region;

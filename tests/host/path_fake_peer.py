@@ -5,6 +5,10 @@
 #   silent   accept and never answer
 #   busy     a well-formed PP_ERROR "busy" (what a full serve says)
 #   oversize a header claiming a 4 GiB payload
+#   partial  half a message header, then nothing (a peer stalled mid-message)
+#   drip     a valid HELLO_OK, one byte every 0.5 s (never completes in time)
+#   closing  reads the HELLO, then closes (a peer that vanishes mid-session)
+#   backlog  never accepts, its listen queue full: a SYN gets no answer
 import socket
 import struct
 import sys
@@ -13,6 +17,17 @@ import time
 mode = sys.argv[1]
 s = socket.socket()
 s.bind(("127.0.0.1", 0))
+if mode == "backlog":
+    # backlog 0 holds one connection; fill it so later SYNs are dropped
+    s.listen(0)
+    fillers = [socket.create_connection(s.getsockname())]
+    extra = socket.socket()
+    extra.setblocking(False)
+    extra.connect_ex(s.getsockname())  # its SYN is dropped: the queue is full
+    fillers.append(extra)
+    print(s.getsockname()[1], flush=True)
+    time.sleep(30)
+    sys.exit(0)
 s.listen(4)
 print(s.getsockname()[1], flush=True)
 s.settimeout(30)
@@ -26,4 +41,13 @@ elif mode == "busy":
     c.sendall(struct.pack(">IBBHI", MAGIC, VERSION, PP_ERROR, 0, len(payload)) + payload)
 elif mode == "oversize":
     c.sendall(struct.pack(">IBBHI", MAGIC, VERSION, 2, 0, 0xFFFFFFFF))
+elif mode == "partial":
+    c.sendall(struct.pack(">IB", MAGIC, VERSION))
+elif mode == "drip":
+    for b in struct.pack(">IBBHIII", MAGIC, VERSION, 2, 0, 8, 8 << 20, 30000):
+        c.sendall(bytes([b]))
+        time.sleep(0.5)
+elif mode == "closing":
+    c.recv(12 + 16)
+    c.close()
 time.sleep(10)
