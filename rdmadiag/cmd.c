@@ -38,7 +38,7 @@ void report_error(const char *what, const char *cause, const char *next)
  * bytes outside printable ASCII are shown as \xNN (no escape sequences reach
  * the terminal) and a very long line keeps its start and end.
  */
-#define USAGE_LINE_MAX 480
+#define USAGE_LINE_MAX 1000	/* room for the longest list of choices */
 
 static void printable_line(const char *msg, char *out, size_t cap)
 {
@@ -61,7 +61,7 @@ static void printable_line(const char *msg, char *out, size_t cap)
 	if (len < cap && len <= USAGE_LINE_MAX)
 		snprintf(out, cap, "%s", esc);
 	else
-		snprintf(out, cap, "%.240s[...%zu bytes...]%s", esc, len - 240 - 200, esc + len - 200);
+		snprintf(out, cap, "%.500s[...%zu bytes...]%s", esc, len - 500 - 400, esc + len - 400);
 	free(esc);
 }
 

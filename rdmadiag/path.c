@@ -964,8 +964,16 @@ static void bw_loop(struct tester *t, int opcode, int64_t deadline, struct bw_ru
 			if (!sig && !bw_more(t, b, t_end))
 				break;
 		}
-		int n = pq_poll(&t->q, wc, 16, deadline);
+		/* Slices of 1 s: a peer that is gone leaves one-sided operations
+		 * unanswered for long; its closed control channel ends the wait. */
+		int64_t slice = pp_now_ms() + 1000;
+		int n = pq_poll(&t->q, wc, 16, slice < deadline ? slice : deadline);
 
+		if (n == -ETIMEDOUT && slice < deadline) {
+			if (!peer_gone(t))
+				continue;
+			n = -ECONNRESET;
+		}
 		if (n < 0) {
 			b->err = n;
 			return;

@@ -38,7 +38,7 @@ TABLE=$BATS_TEST_DIRNAME/bad_cli.table
 	assert_equal "$stderr" "rdmadiag: unknown object 'x\\x1b[31m\\xff' (candidates: $(rd __tables | jq -r '[.objects[].name] | join(" | ")'); try: rdmadiag help)"
 	run --separate-stderr rd link show "$(head -c 100000 /dev/zero | tr '\0' a)"
 	assert_failure 2
-	[ "${#stderr}" -lt 600 ]
+	[ "${#stderr}" -lt 1100 ]
 	[[ "$stderr" == *"[..."*" bytes...]"* ]]
 }
 

@@ -20,7 +20,7 @@ import re
 import subprocess
 import sys
 
-BOUND_LINE = 600  # bytes: long words are elided in the error line
+BOUND_LINE = 1100  # bytes: long words are elided in the error line
 
 
 def decode_word(word, fixtures):

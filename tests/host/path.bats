@@ -3,26 +3,15 @@
 # nothing and against fake peers, and exit 3 because the RDMA stages cannot run.
 
 load helpers
+load path_fake
 bats_require_minimum_version 1.5.0
 
 setup() {
-	if host_has_rdma; then
-		skip "this host has RDMA; these tests cover a host without it"
-	fi
-}
-
-# Starts the fake peer in MODE; sets FAKE_PORT and FAKE_PID.
-start_fake() {
-	coproc FAKE { exec python3 "$BATS_TEST_DIRNAME/path_fake_peer.py" "$1"; }
-	FAKE_PID=$FAKE_PID
-	read -r FAKE_PORT <&"${FAKE[0]}"
+	skip_with_rdma
 }
 
 teardown() {
-	if [ -n "${FAKE_PID:-}" ]; then
-		kill "$FAKE_PID" 2>/dev/null || true
-		wait "$FAKE_PID" 2>/dev/null || true
-	fi
+	stop_fake
 }
 
 free_port() {
