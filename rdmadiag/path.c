@@ -352,6 +352,15 @@ static int start_loopback_responder(struct tester *t, char *why, size_t len)
 	return sv[0];
 }
 
+/* The peer's serve ends a session whose control channel is silent for its
+ * idle timeout; a one-sided bandwidth stage sends nothing there for
+ * --duration seconds (plus completion slack), so it must fit. */
+static bool one_sided_too_long(const struct tester *t, unsigned idle_ms)
+{
+	return !t->iters && (t->tests & (T_WRITE | T_READ)) && idle_ms &&
+	       (uint64_t)t->duration_s * 1000 + 2000 > idle_ms;
+}
+
 static void hello(struct tester *t, struct stage *s, int64_t deadline)
 {
 	struct pp_msg m = { .type = PP_HELLO };
@@ -365,7 +374,13 @@ static void hello(struct tester *t, struct stage *s, int64_t deadline)
 		rc = pp_expect(t->fd, PP_HELLO_OK, &m, deadline, why, sizeof(why));
 	else
 		snprintf(why, sizeof(why), "%s", pp_strerror(rc));
-	if (!rc) {
+	if (!rc && one_sided_too_long(t, m.u.hello_ok.idle_timeout_ms)) {
+		check_measured(&s->r, "%s ends a session silent for %u s; the RDMA WRITE/READ stages of --duration %u "
+			       "are silent on the control channel that long", peer_name(t),
+			       m.u.hello_ok.idle_timeout_ms / 1000, t->duration_s);
+		check_verdict(&s->r, V_FAIL, "start the peer's serve with --idle-timeout above %u, or use a shorter "
+			      "--duration", t->duration_s + 2);
+	} else if (!rc) {
 		if (t->peer)
 			check_measured(&s->r, "%s port %u answers (protocol %d, idle timeout %u ms)", t->peer, t->port,
 				       PP_VERSION, m.u.hello_ok.idle_timeout_ms);

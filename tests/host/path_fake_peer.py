@@ -8,6 +8,7 @@
 #   partial  half a message header, then nothing (a peer stalled mid-message)
 #   drip     a valid HELLO_OK, one byte every 0.5 s (never completes in time)
 #   closing  reads the HELLO, then closes (a peer that vanishes mid-session)
+#   idle5    a HELLO_OK announcing a 5 s idle timeout (answers each connection)
 #   backlog  never accepts, its listen queue full: a SYN gets no answer
 import socket
 import struct
@@ -31,8 +32,15 @@ if mode == "backlog":
 s.listen(4)
 print(s.getsockname()[1], flush=True)
 s.settimeout(30)
-c, _ = s.accept()
 MAGIC, VERSION, PP_ERROR = 0x52444447, 1, 3
+if mode == "idle5":
+    while True:
+        c, _ = s.accept()
+        c.recv(12 + 16)
+        c.sendall(struct.pack(">IBBHIII", MAGIC, VERSION, 2, 0, 8, 8 << 20, 5000))
+        time.sleep(0.5)
+        c.close()
+c, _ = s.accept()
 if mode == "garbage":
     c.sendall(b"SSH-2.0-OpenSSH_9.2\r\n")
 elif mode == "busy":

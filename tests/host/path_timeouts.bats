@@ -105,3 +105,13 @@ within() {
 	assert_failure 3
 	echo "$output" | jq -e '.stages[0] | .id == "path.control" and .verdict == "fail" and (.measured | test("timed out")) and .duration_ms >= 2800 and .duration_ms <= 5000'
 }
+
+@test "a bandwidth --duration longer than the peer's idle timeout is refused at the control stage" {
+	start_fake idle5
+	run_timed path test peer 127.0.0.1 --port "$FAKE_PORT" --tests write --duration 10
+	assert_failure 3
+	assert_line --regexp "^FAIL  path.control .*ends a session silent for 5 s; the RDMA WRITE/READ stages of --duration 10"
+	assert_line --partial "hint: start the peer's serve with --idle-timeout above 12, or use a shorter --duration"
+	run_timed path test peer 127.0.0.1 --port "$FAKE_PORT" --tests lat --duration 10
+	assert_line --regexp "^PASS  path.control "
+}

@@ -123,13 +123,15 @@ assert_recovered() {
 	[ "$busy" -ge 90 ]
 	[ $((busy + held)) -eq 100 ]
 	wait_until -t 10 test "$(serve_children)" = 0
-	run env HOSTILE_WAIT=$((IDLE + SLACK + 5)) python3 "$HOSTILE" "$LAB_PEER_IP" 4792 flood 100
+	# garbage sessions end at once, so most of the flood is served one after
+	# the other (a forked session each: slow under TCG, hence the long wait)
+	run env HOSTILE_WAIT=40 python3 "$HOSTILE" "$LAB_PEER_IP" 4792 flood 100
 	[ "${#lines[@]}" -eq 100 ]
 	refute_output --partial "answer=none"
 	busy2=$(grep -c 'answer=error:busy: 4 sessions running' <<<"$output" || true)
 	bad=$(grep -c 'answer=error:waiting for HELLO: not an rdmadiag path message' <<<"$output" || true)
 	echo "flood: $busy2 refused busy, $bad accepted and ended with a bad magic error"
-	[ "$busy2" -ge 90 ]
+	[ $((busy2 + bad)) -ge 95 ]
 	wait_until -t 10 test "$(serve_children)" = 0
 	# one log line per connection: refused, or a session ended with an error
 	log=$(peer_bg_log "$SERVE")
@@ -198,7 +200,7 @@ assert_recovered() {
 }
 
 @test "timeout: the peer goes half-open mid-test (drops everything from us): the stage fails within its bound" {
-	start_serve --idle-timeout 10
+	start_serve --idle-timeout 30
 	"$RD" path test peer "$LAB_PEER_IP" --tests write --duration 10 >"$BATS_TEST_TMPDIR/out" 2>&1 &
 	pid=$!
 	wait_until -t 20 grep -q 'PASS  path.rc_connect' "$BATS_TEST_TMPDIR/out"
