@@ -6,11 +6,8 @@
 # session. After each: serve still answers a good client, its RSS stays
 # bounded, and B's RDMA resources are back to the baseline.
 
-load '/usr/lib/bats/bats-support/load'
-load '/usr/lib/bats/bats-assert/load'
-bats_require_minimum_version 1.5.0
+load path-helpers
 
-RD=${RDMADIAG_BIN:-rdmadiag/rdmadiag}
 HOSTILE=tests/lab/hostile_client.py
 PROBE=tests/helpers/path_probe
 IDLE=2		# serve --idle-timeout in these tests
@@ -18,21 +15,16 @@ SLACK=3		# seconds on top of a bound (TCG, sanitized binary)
 RSS_GROWTH_KB=2048
 
 setup() {
-	[ "${LAB:-}" = 1 ] && [ -n "${LAB_SHARED:-}" ] ||
-		skip "not inside a two-VM lab run (run: tests/lab/lab.sh run2-agent bats ...)"
-	. "$LAB_REPO/tests/lab/peer.sh"
-	SERVE=
+	path_setup
 }
 
 teardown() {
-	[ -n "${SERVE:-}" ] && { peer_kill "$SERVE" TERM; peer_bg_wait "$SERVE" 10 || true; }
-	[ -n "${UNDO_PEER:-}" ] && peer_run "$UNDO_PEER"
-	return 0
+	path_teardown
 }
 
-start_serve() {
-	SERVE=$(peer_run_bg "exec $RD path serve $*")
-	peer_until -t 30 "ss -Hltn 'sport = :4792' | grep -q ."
+# start_serve of path-helpers, and the serve's pid in B
+start_hostile_serve() {
+	start_serve "$@"
 	IFS= read -r SERVE_PID <"$PEER_DIR/res/$SERVE.pid"
 }
 
@@ -81,7 +73,7 @@ assert_recovered() {
 }
 
 @test "malformed control sessions: each gets an error or is closed, one log line each, serve keeps serving" {
-	start_serve --idle-timeout $IDLE --max-sessions 4
+	start_hostile_serve --idle-timeout $IDLE --max-sessions 4
 	baseline
 	attacks="garbage random oversize short-len version type-zero type-unknown wrong-type out-of-order huge-size zero-size bad-string"
 	: >"$BATS_TEST_TMPDIR/res"
@@ -113,7 +105,7 @@ assert_recovered() {
 }
 
 @test "100 concurrent connections (holding, then flooding): 4 sessions, the rest refused, serve answers afterwards" {
-	start_serve --idle-timeout $IDLE --max-sessions 4
+	start_hostile_serve --idle-timeout $IDLE --max-sessions 4
 	baseline
 	run env HOSTILE_WAIT=$((IDLE + SLACK + 5)) python3 "$HOSTILE" "$LAB_PEER_IP" 4792 hold 100
 	[ "${#lines[@]}" -eq 100 ]
@@ -141,7 +133,7 @@ assert_recovered() {
 }
 
 @test "clients that stall or vanish: serve ends each within its idle timeout, logs it, frees everything" {
-	start_serve --idle-timeout $IDLE --max-sessions 4
+	start_hostile_serve --idle-timeout $IDLE --max-sessions 4
 	baseline
 	for a in stall-header stall-hello half-open vanish; do
 		HOSTILE_WAIT=$((IDLE + SLACK + 5)) python3 "$HOSTILE" "$LAB_PEER_IP" 4792 "$a" | tee -a "$BATS_TEST_TMPDIR/res"
@@ -168,7 +160,7 @@ assert_recovered() {
 }
 
 @test "RDMA access: the advertised buffer starts zeroed; any access outside it fails with a remote access error" {
-	start_serve --idle-timeout 5 --max-sessions 4
+	start_hostile_serve --idle-timeout 5 --max-sessions 4
 	baseline
 	run "$PROBE" "$LAB_PEER_IP" inside
 	echo "$output"
@@ -188,7 +180,7 @@ assert_recovered() {
 }
 
 @test "timeout: RoCE packets never arrive (UDP 4791 dropped on the peer): rc_connect fails within its 5 s bound" {
-	start_serve --idle-timeout 10
+	start_hostile_serve --idle-timeout 10
 	peer_run iptables -A INPUT -p udp --dport 4791 -j DROP
 	UNDO_PEER="iptables -D INPUT -p udp --dport 4791 -j DROP"
 	t0=$SECONDS
@@ -200,7 +192,7 @@ assert_recovered() {
 }
 
 @test "timeout: the peer goes half-open mid-test (drops everything from us): the stage fails within its bound" {
-	start_serve --idle-timeout 30
+	start_hostile_serve --idle-timeout 30
 	"$RD" path test peer "$LAB_PEER_IP" --tests write --duration 10 >"$BATS_TEST_TMPDIR/out" 2>&1 &
 	pid=$!
 	wait_until -t 20 grep -q 'PASS  path.rc_connect' "$BATS_TEST_TMPDIR/out"
