@@ -399,7 +399,7 @@ static int mode_set(struct cmd_ctx *ctx)
 	if (err)
 		return report_qpc_error("reading the statistic mode", p.dev, p.dev_index, p.port, err, false);
 	out_list_begin("modes");
-	out_mode(&p, &m, false);
+	out_mode(&p, &m, !m.mask && port_lacks_counters(&p));
 	out_list_end();
 	return EXIT_OK;
 }
