@@ -11,6 +11,9 @@
  *   links                       "path<TAB>target" lines for readlink()
  *   verbs/<name>                key=value text from libibverbs queries
  *   meta                        who recorded it, when, with which kernel
+ *   clock                       "NAME SECONDS" lines: clock readings, in order
+ * A thing read N times while recording is saved N times: rel, rel~2, rel~3...
+ * (counter samples); in replay the Nth read gets rel~N or the last there is.
  * Hand-written fixtures may be plain trees under fs/ without .listing files.
  */
 #ifndef RDMADIAG_SOURCE_H
@@ -36,5 +39,13 @@ FILE *source_open(const char *rel);
 /* Fuzzing: while set, every netlink reply replayed (netlink/...) is read from
  * these bytes instead of a file, through the same parser. NULL to unset. */
 void source_replay_netlink_bytes(const void *data, size_t len);
+/* Path of the generation of DIR/rel the next replayed read gets. */
+int source_read_path(char *buf, size_t len, const char *rel);
+
+/* A clock reading (seconds) under NAME: recorded in record mode; in replay
+ * the recorded readings in order when the fixture has them, else live. */
+double source_clock(const char *name, double live);
+/* Replaying a fixture with recorded clock readings: waits are not needed. */
+bool source_clock_replayed(void);
 
 #endif

@@ -34,7 +34,7 @@ ssize_t fs_read(const char *path, char *buf, size_t size)
 	if (path[0] != '/')
 		return -EINVAL;
 	if (source_replaying()) {
-		if (fixture_rel(rel, sizeof(rel), path, NULL) || source_path(real, sizeof(real), rel))
+		if (fixture_rel(rel, sizeof(rel), path, NULL) || source_read_path(real, sizeof(real), rel))
 			return -ENAMETOOLONG;
 		path = real;
 	}

@@ -438,8 +438,10 @@ static int parse_action_args(struct cmd_ctx *ctx, int argc, char **argv)
 	ctx->argc = 0;
 	for (int i = 0; i < argc; i++) {
 		char *w = argv[i];
+		/* a short option exists only when the table names it ("-o") */
+		bool short_opt = !opts_done && w[0] == '-' && w[1] && w[1] != '-' && opt_index(a, w) >= 0;
 
-		if (opts_done || strncmp(w, "--", 2) || !strcmp(w, "-")) {
+		if (!short_opt && (opts_done || strncmp(w, "--", 2) || !strcmp(w, "-"))) {
 			if (!opts_done && w[0] == '-' && w[1] && strcmp(w, "-")) {
 				usage_error("unknown option '%s' for '%s %s' (options are --long; global options go before OBJECT)",
 					    w, ctx->object->name, a->name);

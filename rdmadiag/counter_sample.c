@@ -8,6 +8,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "../netlink/source.h"
 #include "common.h"
 #include "counter_sample.h"
 
@@ -103,7 +104,7 @@ static double clock_seconds(clockid_t id)
 
 double mono_now(void)
 {
-	return clock_seconds(CLOCK_MONOTONIC);
+	return source_clock("mono", clock_seconds(CLOCK_MONOTONIC));
 }
 
 void sample_read(struct sample *s, const struct sample *ports)
@@ -120,8 +121,9 @@ void sample_read(struct sample *s, const struct sample *ports)
 			memset(&s->p[i].set, 0, sizeof(s->p[i].set));
 		}
 	}
-	s->mono = clock_seconds(CLOCK_MONOTONIC);
-	s->wall = clock_seconds(CLOCK_REALTIME);
+	/* through the source: a replay sees the recorded interval and time */
+	s->mono = source_clock("mono", clock_seconds(CLOCK_MONOTONIC));
+	s->wall = source_clock("wall", clock_seconds(CLOCK_REALTIME));
 	for (int i = 0; i < s->n; i++) {
 		struct port_ctr *p = &s->p[i];
 
@@ -198,6 +200,9 @@ int sleep_seconds(double s)
 {
 	struct timespec ts = { .tv_sec = (time_t)s, .tv_nsec = (long)((s - floor(s)) * 1e9) };
 
+	/* a replay with recorded clock readings has nothing to wait for */
+	if (source_clock_replayed())
+		return stop_requested;
 	while (!stop_requested && nanosleep(&ts, &ts) && errno == EINTR)
 		;
 	return stop_requested;

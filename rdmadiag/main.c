@@ -9,6 +9,7 @@
 #include "../netlink/source.h"
 #include "output.h"
 #include "rdmadiag.h"
+#include "snapshot.h"
 
 struct global_opts g_opts;
 
@@ -43,7 +44,7 @@ static int short_flags(const char *w)
 		case 'h': return 'h';
 		default:
 			usage_error("unknown option '-%c' in '%s' (global options: -j -p -d -V -h --color --record "
-				    "--replay)", *p, w);
+				    "--replay --snapshot)", *p, w);
 			return -1;
 		}
 	}
@@ -124,6 +125,9 @@ static int parse_global(int argc, char **argv, int *rc)
 		} else if (is_opt(w, "--replay")) {
 			if (!(g_opts.replay_dir = dir_value("--replay", argc, argv, &i)))
 				goto usage;
+		} else if (is_opt(w, "--snapshot")) {
+			if (!(g_opts.snapshot = opt_value("--snapshot", argc, argv, &i)))
+				goto usage;
 		} else if (w[1] != '-') {
 			int r = short_flags(w);
 
@@ -134,7 +138,7 @@ static int parse_global(int argc, char **argv, int *rc)
 			if (r == 'h')
 				goto help;
 		} else {
-			usage_error("unknown option '%s' (global options: -j -p -d -V -h --color --record --replay; "
+			usage_error("unknown option '%s' (global options: -j -p -d -V -h --color --record --replay --snapshot; "
 				    "try: rdmadiag help)", w);
 			goto usage;
 		}
@@ -144,6 +148,10 @@ static int parse_global(int argc, char **argv, int *rc)
 		g_opts.json = true;
 	if (g_opts.record_dir && g_opts.replay_dir) {
 		usage_error("--record and --replay cannot be used together");
+		goto usage;
+	}
+	if (g_opts.snapshot && (g_opts.record_dir || g_opts.replay_dir)) {
+		usage_error("--snapshot cannot be used with --record or --replay");
 		goto usage;
 	}
 	return i;
@@ -176,13 +184,19 @@ int main(int argc, char **argv)
 	first = parse_global(argc, argv, &rc);
 	if (first < 0 || first > argc)
 		return rc;
-	if (!g_opts.replay_dir)
+	if (g_opts.snapshot) {
+		rc = snapshot_replay_begin(g_opts.snapshot, argc - first, argv + first, &g_opts.replay_dir);
+		if (rc)
+			return rc;
+	} else if (!g_opts.replay_dir) {
 		g_opts.replay_dir = getenv("RDMADIAG_REPLAY");
+	}
 	if (!g_opts.record_dir && !g_opts.replay_dir)
 		g_opts.record_dir = getenv("RDMADIAG_RECORD");
 	if (source_init(g_opts.record_dir, g_opts.replay_dir))
 		return EXIT_HOST;
 	rc = cmd_dispatch(argc - first, argv + first);
 	source_close();
+	snapshot_replay_end();
 	return rc < 0 || rc > 255 ? EXIT_RUNTIME : rc;
 }

@@ -14,6 +14,7 @@
 #include <time.h>
 
 #include "../netlink/res.h"
+#include "../netlink/source.h"
 #include "objects.h"
 #include "output.h"
 #include "qp.h"
@@ -149,7 +150,8 @@ static double now_sec(void)
 	struct timespec ts;
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + ts.tv_nsec / 1e9;
+	/* through the source: a snapshot replays the recorded times */
+	return source_clock("mono", ts.tv_sec + ts.tv_nsec / 1e9);
 }
 
 static unsigned qp_hash(const struct watch *w, uint32_t dev, uint32_t lqpn)
@@ -406,6 +408,8 @@ static void nap(double secs)
 {
 	struct timespec ts = { (time_t)secs, (long)((secs - (time_t)secs) * 1e9) };
 
+	if (source_clock_replayed())
+		return;
 	while (!stop_requested && nanosleep(&ts, &ts) < 0 && errno == EINTR)
 		;
 }

@@ -35,6 +35,7 @@ struct global_opts {
 	enum color_mode color;
 	const char *record_dir;	/* --record DIR: save what is read */
 	const char *replay_dir;	/* --replay DIR: read a fixture instead */
+	const char *snapshot;	/* --snapshot FILE: replay from a snapshot (snapshot.h) */
 };
 extern struct global_opts g_opts;
 

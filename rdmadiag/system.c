@@ -25,6 +25,7 @@
 #include "objects.h"
 #include "output.h"
 #include "qp.h"
+#include "snapshot.h"
 
 enum layer_kind { L_DEVICE, L_RESOURCE, L_COUNTER, L_CONNECTION, L_PERFORMANCE };
 
@@ -685,6 +686,7 @@ static const struct action system_actions[] = {
 	{ "check", "[DEV[/PORT]] [peer ADDR]...",
 	  "every layer in order: device, resource (QPs), counters, then connection and performance to each peer",
 	  system_check, 0, check_opts, COMPLETE_DEV_PORT, check_keywords },
+	SYSTEM_SNAPSHOT_ACTION,
 	{ 0 },
 };
 

@@ -1,0 +1,32 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * Snapshots: `system snapshot` records what the read-only commands read on
+ * this host into one tar file; `rdmadiag --snapshot FILE CMD` replays CMD from
+ * it on any machine through the --replay path. Format in rdmadiag-system(8):
+ *   MANIFEST                first member: schema, host, versions, commands, checksums
+ *   host.txt                readable inventory (kernel, netdevs, addresses, PCIe)
+ *   rec/<command>/...       the --record directory of each command (source.h)
+ *   rec/host/...            what host.txt was made from
+ *   out/<command>.json      what the command printed (-d -j) when recorded
+ */
+#ifndef RDMADIAG_SNAPSHOT_H
+#define RDMADIAG_SNAPSHOT_H
+
+#include "rdmadiag.h"
+
+#define SNAPSHOT_SCHEMA 1
+
+/* --snapshot FILE for the command in argv: checks and unpacks FILE, sets
+ * *replay_dir to the recording of that command. 0 or an exit code. */
+int snapshot_replay_begin(const char *file, int argc, char **argv, const char **replay_dir);
+/* Removes what snapshot_replay_begin unpacked. */
+void snapshot_replay_end(void);
+
+/* The `system snapshot` action (system.c's table has its line). */
+int system_snapshot(struct cmd_ctx *ctx);
+extern const struct cmd_opt system_snapshot_opts[];
+#define SYSTEM_SNAPSHOT_ACTION                                                                          \
+	{ "snapshot", "", "record what the read-only commands read into one file (replay: --snapshot FILE)", \
+	  system_snapshot, 0, system_snapshot_opts, COMPLETE_NONE, NULL }
+
+#endif

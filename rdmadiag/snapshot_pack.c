@@ -1,0 +1,411 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* The snapshot MANIFEST and packing a work directory; see snapshot_int.h. */
+#include <dirent.h>
+#include <errno.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/utsname.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "output.h"
+#include "rdmadiag.h"
+#include "sha256.h"
+#include "snapshot.h"
+#include "snapshot_int.h"
+#include "snapshot_tar.h"
+
+#define MAX_FILES 100000
+
+/* ---- parsing ---- */
+
+static int cmp_files(const void *a, const void *b)
+{
+	return strcmp(((const struct man_file *)a)->path, ((const struct man_file *)b)->path);
+}
+
+struct man_file *manifest_find(struct manifest *m, const char *path)
+{
+	struct man_file key = { .path = (char *)path };
+
+	return m->nfiles ? bsearch(&key, m->files, m->nfiles, sizeof(key), cmp_files) : NULL;
+}
+
+const struct man_file *manifest_first_unseen(const struct manifest *m)
+{
+	for (int i = 0; i < m->nfiles; i++)
+		if (!m->files[i].seen)
+			return &m->files[i];
+	return NULL;
+}
+
+bool manifest_has_command(const struct manifest *m, const char *slug)
+{
+	size_t len = strlen(slug);
+
+	for (int i = 0; i < m->ncommands; i++)
+		if (!strncmp(m->commands[i], slug, len) && m->commands[i][len] == ' ')
+			return true;
+	return false;
+}
+
+void manifest_command_list(const struct manifest *m, char *buf, size_t len)
+{
+	size_t n = 0;
+
+	buf[0] = '\0';
+	for (int i = 0; i < m->ncommands && n < len; i++) {
+		char slug[64], object[32], action[32];
+		int rc;
+
+		if (sscanf(m->commands[i], "%63s %d %31s %31s", slug, &rc, object, action) == 4)
+			n += (size_t)snprintf(buf + n, len - n, "%s%s %s", n ? ", " : "", object, action);
+	}
+}
+
+void manifest_free(struct manifest *m)
+{
+	for (int i = 0; i < m->nfiles; i++)
+		free(m->files[i].path);
+	for (int i = 0; i < m->ncommands; i++)
+		free(m->commands[i]);
+	free(m->files);
+	free(m->commands);
+	memset(m, 0, sizeof(*m));
+}
+
+static bool is_hex64(const char *s)
+{
+	return strlen(s) == 64 && strspn(s, "0123456789abcdef") == 64;
+}
+
+static int add_file_line(struct manifest *m, const char *rest)
+{
+	char sha[80];
+	unsigned long long size;
+	int off = 0;
+
+	if (m->nfiles >= MAX_FILES || sscanf(rest, "%79s %llu %n", sha, &size, &off) != 2 || !off || !is_hex64(sha) ||
+	    size > TAR_FILE_MAX || !tar_name_safe(rest + off) || !strcmp(rest + off, "MANIFEST"))
+		return -1;
+	if (!(m->nfiles & (m->nfiles - 1))) {
+		struct man_file *n = realloc(m->files, (m->nfiles ? 2 * m->nfiles : 64) * sizeof(*n));
+
+		if (!n)
+			return -1;
+		m->files = n;
+	}
+	struct man_file *f = &m->files[m->nfiles];
+
+	memset(f, 0, sizeof(*f));
+	f->path = strdup(rest + off);
+	f->size = (size_t)size;
+	memcpy(f->sha, sha, 65);
+	if (!f->path)
+		return -1;
+	m->nfiles++;
+	return 0;
+}
+
+static int add_command_line(struct manifest *m, const char *rest)
+{
+	char **n = realloc(m->commands, (m->ncommands + 1) * sizeof(*n));
+
+	if (!n)
+		return -1;
+	m->commands = n;
+	if (!(m->commands[m->ncommands] = strdup(rest)))
+		return -1;
+	m->ncommands++;
+	return 0;
+}
+
+/* The "end SHA" line: the digest of everything before it, checked before
+ * the lines are cut up. Returns where the end line starts. */
+static char *check_end(char *text, char *why, size_t wlen, int *rc)
+{
+	char *end = strncmp(text, "end ", 4) ? strstr(text, "\nend ") : text - 1;
+	char sha[65];
+
+	*rc = MANIFEST_BAD;
+	if (!end) {
+		snprintf(why, wlen, "the MANIFEST has no end line (truncated)");
+		return NULL;
+	}
+	end++;
+	sha256_hex(text, (size_t)(end - text), sha);
+	if (strncmp(end + 4, sha, 64) || (end[68] && strcmp(end + 68, "\n"))) {
+		snprintf(why, wlen, "the MANIFEST checksum does not match (the file was changed or damaged)");
+		return NULL;
+	}
+	*rc = MANIFEST_OK;
+	return end;
+}
+
+static int parse_schema(struct manifest *m, const char *text, char *why, size_t wlen)
+{
+	if (sscanf(text, "rdmadiag-snapshot %d\n", &m->schema) != 1 || m->schema < 1) {
+		snprintf(why, wlen, "not an rdmadiag snapshot (the MANIFEST does not start with a schema line)");
+		return MANIFEST_BAD;
+	}
+	if (m->schema > SNAPSHOT_SCHEMA) {
+		snprintf(why, wlen, "it has snapshot schema %d, made by a newer rdmadiag; this one (%s) reads schema %d",
+			 m->schema, RDMADIAG_VERSION, SNAPSHOT_SCHEMA);
+		return MANIFEST_NEWER;
+	}
+	return MANIFEST_OK;
+}
+
+int manifest_parse(struct manifest *m, char *text, size_t len, char *why, size_t wlen)
+{
+	char *end;
+	int rc;
+
+	if (strlen(text) != len) {
+		snprintf(why, wlen, "the MANIFEST holds binary data");
+		return MANIFEST_BAD;
+	}
+	rc = parse_schema(m, text, why, wlen);
+	if (rc)
+		return rc;
+	end = check_end(text, why, wlen, &rc);
+	if (rc)
+		return rc;
+	*end = '\0';
+	for (char *line = text, *next; *line; line = next) {
+		next = line + strcspn(line, "\n");
+		if (*next)
+			*next++ = '\0';
+		if ((!strncmp(line, "file ", 5) && add_file_line(m, line + 5)) ||
+		    (!strncmp(line, "command ", 8) && add_command_line(m, line + 8))) {
+			snprintf(why, wlen, "a MANIFEST line is malformed: '%.80s'", line);
+			return MANIFEST_BAD;
+		}
+	}
+	if (m->nfiles)
+		qsort(m->files, m->nfiles, sizeof(*m->files), cmp_files);
+	for (int i = 1; i < m->nfiles; i++) {
+		if (!strcmp(m->files[i].path, m->files[i - 1].path)) {
+			snprintf(why, wlen, "the MANIFEST lists '%.200s' twice", m->files[i].path);
+			return MANIFEST_BAD;
+		}
+	}
+	return MANIFEST_OK;
+}
+
+/* ---- packing ---- */
+
+struct member {
+	char *path;
+	unsigned char *data;
+	size_t len;
+};
+
+struct members {
+	struct member *m;
+	int n;
+};
+
+static int add_member(struct members *ms, const char *root, const char *rel)
+{
+	char path[PATH_MAX];
+	struct member *n;
+
+	if (ms->n >= MAX_FILES)
+		return -E2BIG;
+	n = realloc(ms->m, (ms->n + 1) * sizeof(*n));
+	if (!n)
+		return -ENOMEM;
+	ms->m = n;
+	snprintf(path, sizeof(path), "%s/%s", root, rel);
+	n = &ms->m[ms->n];
+	n->path = strdup(rel);
+	if (!n->path || snap_read_file(path, &n->data, &n->len)) {
+		free(n->path);
+		return -EIO;
+	}
+	ms->n++;
+	return 0;
+}
+
+static int collect(struct members *ms, const char *root, const char *rel)
+{
+	char dir[PATH_MAX];
+	struct dirent *e;
+	DIR *d;
+	int err = 0;
+
+	snprintf(dir, sizeof(dir), "%s%s%s", root, *rel ? "/" : "", rel);
+	if (!(d = opendir(dir)))
+		return -errno;
+	while (!err && (e = readdir(d))) {
+		char sub[PATH_MAX];
+		struct stat st;
+
+		if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
+			continue;
+		snprintf(sub, sizeof(sub), "%s%s%s", rel, *rel ? "/" : "", e->d_name);
+		snprintf(dir, sizeof(dir), "%s/%s", root, sub);
+		if (lstat(dir, &st))
+			continue;
+		if (S_ISDIR(st.st_mode))
+			err = collect(ms, root, sub);
+		else if (S_ISREG(st.st_mode))
+			err = add_member(ms, root, sub);
+	}
+	closedir(d);
+	return err;
+}
+
+static int cmp_members(const void *a, const void *b)
+{
+	return strcmp(((const struct member *)a)->path, ((const struct member *)b)->path);
+}
+
+static void free_members(struct members *ms)
+{
+	for (int i = 0; i < ms->n; i++) {
+		free(ms->m[i].path);
+		free(ms->m[i].data);
+	}
+	free(ms->m);
+}
+
+/* A growing text buffer for the MANIFEST. */
+struct text {
+	char *s;
+	size_t len, cap;
+};
+
+__attribute__((format(printf, 2, 3))) static void text_add(struct text *t, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(NULL, 0, fmt, ap);
+	va_end(ap);
+	if (n < 0)
+		return;
+	if (t->len + (size_t)n + 1 > t->cap) {
+		size_t cap = (t->cap ? t->cap * 2 : 4096) + (size_t)n;
+		char *s = realloc(t->s, cap);
+
+		if (!s)
+			return;
+		t->s = s;
+		t->cap = cap;
+	}
+	va_start(ap, fmt);
+	vsnprintf(t->s + t->len, t->cap - t->len, fmt, ap);
+	va_end(ap);
+	t->len += (size_t)n;
+}
+
+static void manifest_header(struct text *t, const char *host, time_t now, bool redact)
+{
+	struct utsname u;
+	struct tm tm;
+	char when[32];
+
+	if (uname(&u))
+		memset(&u, 0, sizeof(u));
+	gmtime_r(&now, &tm);
+	strftime(when, sizeof(when), "%Y-%m-%dT%H:%M:%SZ", &tm);
+	text_add(t, "rdmadiag-snapshot %d\n", SNAPSHOT_SCHEMA);
+	text_add(t, "created_by rdmadiag %s\n", RDMADIAG_VERSION);
+	text_add(t, "output_schema %d\n", OUTPUT_SCHEMA);
+	text_add(t, "created %s\n", when);
+	text_add(t, "host %s\n", host);
+	text_add(t, "kernel %s\n", u.release);
+	text_add(t, "machine %s\n", u.machine);
+	text_add(t, "redacted %s\n", redact ? "yes" : "no");
+}
+
+static int write_archive(const char *tmp, const char *manifest, size_t mlen, const struct members *ms, time_t now)
+{
+	FILE *fp = fopen(tmp, "wb");
+	int err = 0;
+
+	if (!fp)
+		return -errno;
+	err = tar_add(fp, "MANIFEST", manifest, mlen, now);
+	for (int i = 0; !err && i < ms->n; i++)
+		err = tar_add(fp, ms->m[i].path, ms->m[i].data, ms->m[i].len, now);
+	if (!err)
+		err = tar_finish(fp);
+	if (fclose(fp) || err)
+		return errno ? -errno : -EIO;
+	return 0;
+}
+
+static void build_manifest(struct text *t, const struct members *ms, const char *commands, bool redact,
+			   struct redactor *r, time_t now)
+{
+	char host[256] = "", sha[65];
+
+	gethostname(host, sizeof(host) - 1);
+	if (r) {
+		unsigned char *h = (unsigned char *)strdup(host);
+		size_t n = h ? redact_apply(r, "host", &h, strlen(host)) : 0;
+
+		snprintf(host, sizeof(host), "%.*s", (int)n, h ? (char *)h : "");
+		free(h);
+	}
+	manifest_header(t, host, now, redact);
+	text_add(t, "%s", commands);
+	for (int i = 0; i < ms->n; i++) {
+		sha256_hex(ms->m[i].data, ms->m[i].len, sha);
+		text_add(t, "file %s %zu %s\n", sha, ms->m[i].len, ms->m[i].path);
+	}
+	sha256_hex(t->s, t->len, sha);
+	text_add(t, "end %s\n", sha);
+}
+
+static void pack_failed(const char *file, int err)
+{
+	char what[PATH_MAX + 128];
+
+	snprintf(what, sizeof(what), "cannot write the snapshot '%s': %s", file, strerror(-err));
+	report_error(what, NULL, "choose a writable place with -o FILE (the disk may be full)");
+}
+
+int snap_pack(const char *work, const char *file, const char *commands, bool redact, struct pack_result *pr)
+{
+	struct members ms = { 0 };
+	struct redactor *r = NULL;
+	struct text t = { 0 };
+	char tmp[PATH_MAX + 8];
+	time_t now = time(NULL);
+	int err = collect(&ms, work, "");
+
+	if (!err && redact && !(r = redact_new(work)))
+		err = -ENOMEM;
+	if (!err) {
+		qsort(ms.m, ms.n, sizeof(*ms.m), cmp_members);
+		for (int i = 0; r && i < ms.n; i++)
+			ms.m[i].len = redact_apply(r, ms.m[i].path, &ms.m[i].data, ms.m[i].len);
+		build_manifest(&t, &ms, commands, redact, r, now);
+		snprintf(tmp, sizeof(tmp), "%s.tmp", file);
+		err = t.s ? write_archive(tmp, t.s, t.len, &ms, now) : -ENOMEM;
+		if (!err && rename(tmp, file))
+			err = -errno;
+		if (err)
+			unlink(tmp);
+	}
+	if (err)
+		pack_failed(file, err);
+	else {
+		struct stat st;
+
+		pr->bytes = stat(file, &st) ? 0 : (uint64_t)st.st_size;
+		pr->files = ms.n + 1;
+	}
+	redact_free(r);
+	free(t.s);
+	free_members(&ms);
+	return err ? EXIT_RUNTIME : 0;
+}
