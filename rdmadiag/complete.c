@@ -40,7 +40,7 @@ static const struct global_opt global_opts[] = {
 	{ "-j", false }, { "--json", false }, { "-p", false }, { "--pretty", false },
 	{ "-d", false }, { "--details", false }, { "-V", false }, { "--version", false },
 	{ "-h", false }, { "--help", false }, { "--color", false },
-	{ "--record", true }, { "--replay", true }, { NULL, false },
+	{ "--record", true }, { "--replay", true }, { "--snapshot", true }, { NULL, false },
 };
 
 static const char *const color_values[] = { "auto", "always", "never", NULL };
@@ -300,7 +300,7 @@ static void complete_action_args(const struct line *l, int i, const struct actio
 
 		if (!opts_done && !strcmp(w, "--")) {
 			opts_done = true;
-		} else if (!opts_done && starts_with(w, "--")) {
+		} else if (!opts_done && (starts_with(w, "--") || (w[0] == '-' && opt_index(a, w) >= 0))) {
 			const struct cmd_opt *o = find_action_opt(a, w, strcspn(w, "="));
 
 			if (o && o->kind != OPT_FLAG && !strchr(w, '=')) {
@@ -314,7 +314,7 @@ static void complete_action_args(const struct line *l, int i, const struct actio
 			positional++;
 		}
 	}
-	if (!opts_done && starts_with(cur, "--")) {
+	if (!opts_done && cur[0] == '-') {	/* "--x" and the short options of a table ("-o") */
 		const char *eq = strchr(cur, '=');
 
 		if (!eq) {

@@ -308,8 +308,11 @@ static int choose_recording(const char *file, const struct manifest *m, int argc
 	const struct action *a = resolve_action(argc, argv);
 	const struct snap_cmd *c;
 
-	if (!a)
-		return 0;	/* no command, help, or a typo: the dispatcher says what is wrong */
+	if (!a) {
+		/* help, or a typo the dispatcher explains; nothing may be read live */
+		snprintf(replay_rec, sizeof(replay_rec), "%s/rec", replay_root);
+		return 0;
+	}
 	if (a->run == system_snapshot) {
 		usage_error("--snapshot replays commands from a snapshot; it cannot take one");
 		return EXIT_USAGE;

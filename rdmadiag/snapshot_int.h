@@ -56,8 +56,9 @@ int snap_read_file(const char *path, unsigned char **data, size_t *len);
 
 /* ---- redaction (snapshot_redact.c) ---- */
 struct redactor;
-/* Learns the identities to hide from the files of the work directory. */
-struct redactor *redact_new(const char *work);
+struct redactor *redact_new(void);
+/* Shows it one member: it learns the identities to hide (all members first). */
+void redact_learn(struct redactor *r, const char *path, const unsigned char *data, size_t len);
 /* Rewrites one member in place or into a new buffer; returns the new length. */
 size_t redact_apply(struct redactor *r, const char *path, unsigned char **data, size_t len);
 void redact_free(struct redactor *r);

@@ -382,10 +382,12 @@ int snap_pack(const char *work, const char *file, const char *commands, bool red
 	time_t now = time(NULL);
 	int err = collect(&ms, work, "");
 
-	if (!err && redact && !(r = redact_new(work)))
+	if (!err && redact && !(r = redact_new()))
 		err = -ENOMEM;
 	if (!err) {
 		qsort(ms.m, ms.n, sizeof(*ms.m), cmp_members);
+		for (int i = 0; r && i < ms.n; i++)
+			redact_learn(r, ms.m[i].path, ms.m[i].data, ms.m[i].len);
 		for (int i = 0; r && i < ms.n; i++)
 			ms.m[i].len = redact_apply(r, ms.m[i].path, &ms.m[i].data, ms.m[i].len);
 		build_manifest(&t, &ms, commands, redact, r, now);

@@ -91,7 +91,7 @@ for obj in $(q '.objects[].name'); do
 		for opt in $(q "$a | .options[].name"); do
 			grep -qxF -- "$opt" <<<"$tags" ||
 				problem "option $opt of '$obj $act' is not a .TP tag of $page"
-			offers "$opt" 3 rdmadiag "$obj" "$act" "--" ||
+			offers "$opt" 3 rdmadiag "$obj" "$act" "${opt:0:2}" ||
 				problem "option $opt of '$obj $act' is not offered by completion"
 			for v in $(q "$a | .options[] | select(.name == \"$opt\") | .choices[]"); do
 				if [ "$(q "$a | .options[] | select(.name == \"$opt\") | .complete")" = check_id ]; then
@@ -127,7 +127,7 @@ parse_command() {
 	shift
 	while [ $# -gt 0 ]; do
 		case $1 in
-		--record | --replay) shift 2 ;;
+		--record | --replay | --snapshot) shift 2 ;;
 		-* | \[*) shift ;;
 		*) break ;;
 		esac
