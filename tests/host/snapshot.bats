@@ -33,17 +33,9 @@ assert_no_leftovers() {
 
 @test "lab snapshot: every command prints on this host what it printed live in the lab (stdout, stderr, exit code)" {
 	need_lab_snapshot
-	n=0
-	for cmd in "$SNAP"/expected/*.cmd; do
-		b=${cmd%.cmd}
-		# shellcheck disable=SC2046 # the words of the command
-		run --separate-stderr rd --snapshot "$SNAP/snapshot.tar" $(cat "$cmd")
-		[ "$output" = "$(cat "$b.out")" ] || { echo "stdout of '$(cat "$cmd")' differs"; diff <(echo "$output") "$b.out"; false; }
-		[ "$stderr" = "$(cat "$b.err")" ] || { echo "stderr of '$(cat "$cmd")' differs"; diff <(echo "$stderr") "$b.err"; false; }
-		[ "$status" = "$(cat "$b.rc")" ] || { echo "exit code of '$(cat "$cmd")': $status, live $(cat "$b.rc")"; false; }
-		n=$((n + 1))
-	done
-	[ "$n" -ge 18 ]
+	run "$BATS_TEST_DIRNAME/../tools/snapshot-compare.sh" "$SNAP"
+	assert_success
+	assert_output --regexp '^(1[89]|[2-9][0-9]) commands$'
 	# the lab host had a working port: the comparison is not between two errors
 	grep -q '"state":"active"' "$SNAP"/expected/*.out
 	assert_no_leftovers

@@ -36,17 +36,9 @@ setup() {
 }
 
 @test "replaying the snapshot prints what each command printed live (text and JSON, stdout, stderr, exit code)" {
-	n=0
-	for cmd in "$OUT"/expected/*.cmd; do
-		b=${cmd%.cmd}
-		# shellcheck disable=SC2046
-		run --separate-stderr "$RD" --snapshot "$OUT/snapshot.tar" $(cat "$cmd")
-		[ "$output" = "$(cat "$b.out")" ] || { echo "stdout of '$(cat "$cmd")' differs"; diff <(echo "$output") "$b.out"; false; }
-		[ "$stderr" = "$(cat "$b.err")" ] || { echo "stderr of '$(cat "$cmd")' differs"; diff <(echo "$stderr") "$b.err"; false; }
-		[ "$status" = "$(cat "$b.rc")" ] || { echo "exit code of '$(cat "$cmd")': $status, live $(cat "$b.rc")"; false; }
-		n=$((n + 1))
-	done
-	[ "$n" -ge 18 ]
+	run tests/tools/snapshot-compare.sh "$OUT"
+	assert_success
+	assert_output --regexp '^(1[89]|[2-9][0-9]) commands$'
 }
 
 @test "the redacted snapshot has none of this host's addresses, GIDs, GUID, MAC or name" {
