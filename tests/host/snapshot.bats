@@ -109,7 +109,7 @@ lab_identities() {
 	# the MAC's placeholder and the link-local GID built from it agree
 	mac=$(tar -xOf "$SNAP/snapshot-redacted.tar" rec/host/fs/sys/class/net/rxenet0/address)
 	assert_equal "$mac" 02:00:00:00:00:01
-	assert_output --partial '"gid":"fe80::ff:fe00:1"'
+	assert_output --partial '"ip":"fe80::ff:fe00:1"'
 	run tar -xOf "$SNAP/snapshot-redacted.tar" MANIFEST
 	assert_line 'redacted yes'
 	assert_line 'host host-1'
