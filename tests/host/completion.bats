@@ -31,7 +31,7 @@ walk_tables() {
 			sed "s/^/action: $obj /"
 		for act in $(jq -r --arg o "$obj" '.objects[] | select(.name == $o) | .actions[] | select(.hidden | not) | .name' <<<"$t"); do
 			local a=".objects[] | select(.name == \"$obj\") | .actions[] | select(.name == \"$act\")"
-			missing_from "$($fn "rdmadiag $obj $act --")" $(jq -r "$a | .options[].name" <<<"$t") |
+			missing_from "$($fn "rdmadiag $obj $act -")" $(jq -r "$a | .options[].name" <<<"$t") |
 				sed "s/^/option: $obj $act /"
 			missing_from "$($fn "rdmadiag $obj $act ")" $(jq -r "$a | .keywords[]" <<<"$t") |
 				sed "s/^/keyword: $obj $act /"
