@@ -3,6 +3,7 @@
 #include <stdio.h>
 
 #include "../netlink/rdma.h"
+#include "../netlink/sysfs.h"
 #include "common.h"
 
 static int print_name(const struct rd_dev *d, void *data)
@@ -38,4 +39,13 @@ void report_no_devices(void)
 		     "no RDMA driver is loaded, or no Soft-RoCE device was created",
 		     "load the driver of your NIC (mlx5_ib, irdma, bnxt_re, ...) or create a Soft-RoCE device: "
 		     "modprobe rdma_rxe && rdma link add rxe0 type rxe netdev IFACE");
+}
+
+const char *local_host_name(void)
+{
+	static char name[256];
+
+	if (fs_read("/proc/sys/kernel/hostname", name, sizeof(name)) <= 0)
+		return NULL;
+	return name;
 }

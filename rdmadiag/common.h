@@ -10,4 +10,8 @@ int report_dev_error(const char *dev, int err);
 /* Says on stderr that there is no RDMA device, and how to get one. */
 void report_no_devices(void);
 
+/* This node's name as the kernel knows it (read through fs_read, so a replay
+ * shows the recorded host); NULL when unknown. Static buffer. */
+const char *local_host_name(void);
+
 #endif

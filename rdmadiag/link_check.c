@@ -256,6 +256,7 @@ int link_check(struct cmd_ctx *ctx)
 		return list_checks();
 	if (ctx_dev_port(ctx, &sel) || only_skip_conflict(ctx))
 		return EXIT_USAGE;
+	out_set_host(local_host_name());
 	rc = nl_require();
 	if (rc)
 		return host_unusable(rc);

@@ -18,5 +18,6 @@ const struct object *const all_objects[] = {
 	&obj_cm,
 	&obj_srq,
 	&obj_system,
+	&obj_report,
 	NULL,
 };

@@ -30,6 +30,7 @@ static struct {
 	int nerrors;
 	bool begun;
 	bool pending;		/* the top-level JSON object is begun but not yet written */
+	char host[256];		/* "host" of the header; "" none */
 } o;
 
 void out_init(FILE *fp)
@@ -40,6 +41,11 @@ void out_init(FILE *fp)
 bool out_is_json(void)
 {
 	return g_opts.json;
+}
+
+bool out_at_top_level(void)
+{
+	return o.pending || o.depth <= 1;
 }
 
 /* A command switches to JSON lines after the dispatcher began the document;
@@ -138,6 +144,15 @@ static void json_begin_pending(void)
 	json_open(NULL, false);
 	json_member("schema");
 	fprintf(o.fp, "%d", OUTPUT_SCHEMA);
+	if (o.host[0]) {
+		json_member("host");
+		json_string(o.host);
+	}
+}
+
+void out_set_host(const char *host)
+{
+	snprintf(o.host, sizeof(o.host), "%s", host ? host : "");
 }
 
 /* Separator and key before a new member of the current container. */

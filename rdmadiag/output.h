@@ -50,6 +50,10 @@ void out_init(FILE *fp);
 void out_begin(void);		/* opens the top-level JSON object */
 void out_finish(void);		/* closes all, prints collected errors */
 void out_set_stream(bool on);	/* JSON lines: each top-level object is one line */
+/* Reports that fleets merge (link check, path test, system check) name their
+ * node: "host" follows "schema" in the JSON header. Call before any output;
+ * NULL or "" leaves it out. */
+void out_set_host(const char *host);
 
 /* Containers */
 void out_list_begin(const char *key);	/* JSON "key": [  (key NULL inside a list) */
@@ -78,6 +82,9 @@ void out_newline(void);
 void out_record_error(const char *msg);
 
 bool out_is_json(void);
+/* JSON: whether members now go into the document's top-level object (not into
+ * a sub-report another command nests, as system check nests path test). */
+bool out_at_top_level(void);
 /* ANSI colour for text mode ("" when colour is off). */
 const char *out_color(const char *token);
 const char *out_color_reset(void);

@@ -12,6 +12,8 @@
 #include <arpa/inet.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <ifaddrs.h>
+#include <net/if.h>
 #include <inttypes.h>
 #include <infiniband/verbs.h>
 #include <math.h>
@@ -35,6 +37,7 @@
 #include "check.h"
 #include "common.h"
 #include "counter_map.h"
+#include "path_peers.h"
 #include "objects.h"
 #include "output.h"
 
@@ -175,11 +178,10 @@ static void emit_stage_text(const struct stage *s)
 	check_print_text_details(r);
 }
 
-static void emit_stage(const struct stage *s, struct check_summary *sum)
+static void emit_stage(const struct stage *s)
 {
 	static const struct field num_field_proto = { NULL, NULL, FT_DOUBLE, 0, NULL };
 
-	check_tally(sum, s->r.verdict);
 	check_observe(&s->r);
 	if (!out_is_json()) {
 		emit_stage_text(s);
@@ -216,6 +218,7 @@ struct tester {
 	unsigned tests, size, lat_size, iters, duration_s;
 	double expect_bw, expect_lat;
 	int64_t run_deadline;		/* --timeout; INT64_MAX none */
+	unsigned timeout_s;		/* --timeout; 0 none (per peer in many-peer runs) */
 
 	int fd;
 	bool no_rdma;			/* this host cannot run it: exit 3 */
@@ -1424,41 +1427,65 @@ static void run_stage(struct tester *t, enum stage_id id, struct stage *s)
 		ctrs_end(t, s, &c);
 }
 
-static int run_stages(struct tester *t)
-{
-	struct check_summary sum = { 0 };
-	const char *failed = NULL;
+/* What one run against one peer gave: every stage, kept for reports that are
+ * printed after the run (many peers) or printed as they come (one peer). */
+struct peer_run {
+	const char *peer;
+	struct stage st[ST_COUNT];
+	unsigned nst;
+	struct check_summary sum;
+	const char *failed;		/* id of the first failing stage */
+	int rc;				/* EXIT_* of this peer */
+	bool done;
+	char source[64];		/* local address the route chose */
+};
 
-	out_list_begin("stages");
+
+
+/* Runs every selected stage in order; with emit_now each is printed as soon
+ * as it ends (one peer: the operator sees progress). */
+static void run_stages_into(struct tester *t, struct peer_run *pr, bool emit_now)
+{
 	for (int i = 0; i < ST_COUNT; i++) {
-		struct stage s = { 0 };
+		struct stage *s = &pr->st[pr->nst];
 		uint64_t t0 = pp_now_us();
 
 		if (stages[i].test_bit && !(t->tests & stages[i].test_bit))
 			continue;
-		check_init(&s.r, stages[i].id, t->subject[0] ? t->subject : (t->peer ? t->peer : "loopback"));
-		if (failed) {
-			check_measured(&s.r, "skipped: %s failed%s", failed,
+		memset(s, 0, sizeof(*s));
+		check_init(&s->r, stages[i].id, t->subject[0] ? t->subject : (t->peer ? t->peer : "loopback"));
+		if (pr->failed) {
+			check_measured(&s->r, "skipped: %s failed%s", pr->failed,
 				       i == ST_RESOLVE && t->no_rdma ? "; this host has no RDMA device either" : "");
 		} else {
-			run_stage(t, i, &s);
-			s.ms = (pp_now_us() - t0) / 1e3;
-			if (s.r.verdict == V_SKIP && !s.r.measured[0])
-				check_verdict(&s.r, V_FAIL, "internal: the stage gave no verdict");
-			if (s.r.verdict == V_FAIL)
-				failed = stages[i].id;
-			if (g_stop && s.r.verdict == V_FAIL)
-				check_verdict(&s.r, V_FAIL, "interrupted");
-			else if (timed_out_overall(t) && s.r.verdict == V_FAIL && !s.r.hint[0])
-				check_verdict(&s.r, V_FAIL, "the --timeout of the whole run expired");
+			run_stage(t, i, s);
+			s->ms = (pp_now_us() - t0) / 1e3;
+			if (s->r.verdict == V_SKIP && !s->r.measured[0])
+				check_verdict(&s->r, V_FAIL, "internal: the stage gave no verdict");
+			if (s->r.verdict == V_FAIL)
+				pr->failed = stages[i].id;
+			if (g_stop && s->r.verdict == V_FAIL)
+				check_verdict(&s->r, V_FAIL, "interrupted");
+			else if (timed_out_overall(t) && s->r.verdict == V_FAIL && !s->r.hint[0])
+				check_verdict(&s->r, V_FAIL, "the --timeout of the whole run expired");
 		}
-		emit_stage(&s, &sum);
+		check_tally(&pr->sum, s->r.verdict);
+		pr->nst++;
+		if (emit_now)
+			emit_stage(s);
 	}
+	snprintf(pr->source, sizeof(pr->source), "%s", t->route.src);
+	pr->rc = t->no_rdma ? EXIT_HOST : pr->sum.fail ? EXIT_PROBLEM : EXIT_OK;
+	pr->done = true;
+}
+
+static void emit_stages(const struct peer_run *pr)
+{
+	out_list_begin("stages");
+	for (unsigned i = 0; i < pr->nst; i++)
+		emit_stage(&pr->st[i]);
 	out_list_end();
-	check_print_summary(&sum);
-	if (t->no_rdma)
-		return EXIT_HOST;
-	return sum.fail ? EXIT_PROBLEM : EXIT_OK;
+	check_print_summary(&pr->sum);
 }
 
 static void tester_cleanup(struct tester *t)
@@ -1521,28 +1548,13 @@ static unsigned opt_uint(const struct cmd_ctx *ctx, const char *name, unsigned d
 	return v && v->set ? (unsigned)v->num : dflt;
 }
 
-static int parse_target(struct cmd_ctx *ctx, struct tester *t)
+static int parse_loopback(struct cmd_ctx *ctx, struct tester *t)
 {
 	static struct dev_port dp;
 
-	if (ctx->argc < 1 || (strcmp(ctx->argv[0], "peer") && strcmp(ctx->argv[0], "loopback"))) {
-		usage_error("path test needs 'peer ADDR' or 'loopback [DEV]'");
+	if (ctx_opt(ctx, "--peers")->set) {
+		usage_error("path test loopback tests this host alone; --peers is for 'peer' runs");
 		return -1;
-	}
-	if (!strcmp(ctx->argv[0], "peer")) {
-		struct sockaddr_storage ss;
-
-		if (ctx->argc != 2) {
-			usage_error("path test peer takes one ADDR (the peer's IP address)");
-			return -1;
-		}
-		if (inet_pton(AF_INET, ctx->argv[1], &ss) != 1 && inet_pton(AF_INET6, ctx->argv[1], &ss) != 1) {
-			usage_error("'%s' is not an IP address (path test peer ADDR wants the peer's IP on the RDMA "
-				    "network)", ctx->argv[1]);
-			return -1;
-		}
-		t->peer = ctx->argv[1];
-		return 0;
 	}
 	if (ctx->argc > 2) {
 		usage_error("path test loopback takes at most one DEV[/PORT]");
@@ -1554,6 +1566,38 @@ static int parse_target(struct cmd_ctx *ctx, struct tester *t)
 		t->dev_arg = dp.dev;
 		t->dev_port = dp.port ? dp.port : 1;
 	}
+	return 0;
+}
+
+/* `peer A [peer B ...]` and --peers FILE; one peer given as `peer A` alone
+ * keeps the single-peer report, anything else is a many-peer run. */
+static int parse_target(struct cmd_ctx *ctx, struct tester *t, struct peer_list *pl, bool *many)
+{
+	const struct opt_value *file = ctx_opt(ctx, "--peers");
+
+	if (ctx->argc >= 1 && !strcmp(ctx->argv[0], "loopback"))
+		return parse_loopback(ctx, t);
+	if (ctx->argc < 1 && !file->set) {
+		usage_error("path test needs 'peer ADDR' or 'loopback [DEV]' (or --peers FILE)");
+		return -1;
+	}
+	for (int i = 0; i < ctx->argc; i += 2) {
+		if (strcmp(ctx->argv[i], "peer")) {
+			usage_error("'%s': expected 'peer ADDR' (repeat 'peer ADDR' for each peer, or use --peers FILE)",
+				    ctx->argv[i]);
+			return -1;
+		}
+		if (i + 1 >= ctx->argc) {
+			usage_error("path test peer takes one ADDR (the peer's IP address)");
+			return -1;
+		}
+		if (peers_add(pl, ctx->argv[i + 1], "peer"))
+			return -1;
+	}
+	if (file->set && peers_read_file(pl, file->str))
+		return -1;
+	*many = file->set || pl->n > 1;
+	t->peer = pl->addr[0];
 	return 0;
 }
 
@@ -1596,27 +1640,321 @@ static int parse_test_opts(struct cmd_ctx *ctx, struct tester *t)
 	if (parse_double_opt(ctx, "--expect-bw", 100000, &t->expect_bw) ||
 	    parse_double_opt(ctx, "--expect-lat", 10000000, &t->expect_lat))
 		return -1;
-	v = ctx_opt(ctx, "--timeout");
-	t->run_deadline = v && v->set ? pp_now_ms() + (int64_t)v->num * 1000 : INT64_MAX;
+	t->timeout_s = opt_uint(ctx, "--timeout", 0);
+	t->run_deadline = t->timeout_s ? pp_now_ms() + (int64_t)t->timeout_s * 1000 : INT64_MAX;
 	return 0;
+}
+
+/* ------------------------------------------------------------ many peers */
+
+static void report_no_rdma_host(void)
+{
+	report_error("this host cannot run the RDMA stages of path test", "no usable RDMA device or port",
+		     "run it on a host with RDMA (rdmadiag dev show), or create Soft-RoCE: "
+		     "rdma link add rxe0 type rxe netdev IFACE");
+}
+
+#define PATH_PARALLEL_MAX 64
+
+enum { RF_PEER, RF_VERDICT, RF_FAILED, RF_P50, RF_GBPS, RF_SOURCE, RF_ADDRESS };
+static const struct field run_fields[] = {
+	[RF_PEER] = { "peer", NULL, FT_STR, 0, NULL },
+	[RF_VERDICT] = { "verdict", NULL, FT_TOKEN, 0, NULL },
+	[RF_FAILED] = { "failed_stage", NULL, FT_STR, 0, NULL },
+	[RF_P50] = { "latency_p50_us", NULL, FT_DOUBLE, 0, NULL },
+	[RF_GBPS] = { "bandwidth_gbps", NULL, FT_DOUBLE, 0, NULL },
+	[RF_SOURCE] = { "source", NULL, FT_STR, 0, NULL },
+	[RF_ADDRESS] = { "address", NULL, FT_STR, 0, NULL },
+};
+
+/* JSON "addresses": this host's IPs, so that a merge of many hosts' reports
+ * can tell which host a peer address belongs to. */
+static void emit_local_addresses(void)
+{
+	struct ifaddrs *ifa = NULL;
+	char buf[INET6_ADDRSTRLEN];
+
+	if (getifaddrs(&ifa))
+		return;
+	out_list_begin("addresses");
+	for (struct ifaddrs *i = ifa; i; i = i->ifa_next) {
+		const struct sockaddr *sa = i->ifa_addr;
+		const void *a;
+
+		if (!sa || (i->ifa_flags & IFF_LOOPBACK) || (sa->sa_family != AF_INET && sa->sa_family != AF_INET6))
+			continue;
+		a = sa->sa_family == AF_INET ? (const void *)&((const struct sockaddr_in *)sa)->sin_addr :
+					       (const void *)&((const struct sockaddr_in6 *)sa)->sin6_addr;
+		if (sa->sa_family == AF_INET6 && IN6_IS_ADDR_LINKLOCAL((const struct in6_addr *)a))
+			continue;
+		if (inet_ntop(sa->sa_family, a, buf, sizeof(buf)))
+			out_str(&run_fields[RF_ADDRESS], buf);
+	}
+	out_list_end();
+	freeifaddrs(ifa);
+}
+
+static enum verdict run_verdict(const struct peer_run *pr)
+{
+	if (!pr->done || pr->sum.fail)
+		return V_FAIL;
+	return pr->sum.warn ? V_WARN : V_PASS;
+}
+
+/* A number a stage reported ("p50_us" of path.rc_latency); NAN when absent. */
+static double stage_value(const struct peer_run *pr, const char *id, const char *key)
+{
+	for (unsigned i = 0; i < pr->nst; i++) {
+		if (strcmp(pr->st[i].r.id, id) || pr->st[i].r.verdict == V_SKIP)
+			continue;
+		for (unsigned k = 0; k < pr->st[i].nnum; k++)
+			if (!strcmp(pr->st[i].num[k].key, key))
+				return pr->st[i].num[k].v;
+	}
+	return NAN;
+}
+
+/* The bandwidth of the row: RDMA WRITE, else READ, else SEND. */
+static double run_gbps(const struct peer_run *pr)
+{
+	static const char *const ids[] = { "path.write_bw", "path.read_bw", "path.send_bw" };
+	double v = NAN;
+
+	for (size_t i = 0; i < 3 && isnan(v); i++)
+		v = stage_value(pr, ids[i], "gbps");
+	return v;
+}
+
+static const struct stage *failed_stage(const struct peer_run *pr)
+{
+	for (unsigned i = 0; pr->failed && i < pr->nst; i++)
+		if (!strcmp(pr->st[i].r.id, pr->failed))
+			return &pr->st[i];
+	return NULL;
+}
+
+static void text_row_header(void)
+{
+	out_text("%-39s %-7s %-16s %9s %10s\n", "PEER", "VERDICT", "FAILED STAGE", "P50 US", "BW GB/S");
+}
+
+static void text_num(char *buf, size_t len, double v, int decimals)
+{
+	if (isnan(v))
+		snprintf(buf, len, "-");
+	else
+		snprintf(buf, len, "%.*f", decimals, v);
+}
+
+/* One summary row; a failed peer gets what its failing stage measured and the hint. */
+static void text_row(const struct peer_run *pr)
+{
+	const char *tok = pr->done ? verdict_token(run_verdict(pr)) : "skip";
+	const struct stage *fs = failed_stage(pr);
+	char p50[32], bw[32];
+
+	text_num(p50, sizeof(p50), stage_value(pr, "path.rc_latency", "p50_us"), 2);
+	text_num(bw, sizeof(bw), run_gbps(pr), 3);
+	out_text("%-39s %s%-7s%s %-16s %9s %10s\n", pr->peer, out_color(tok), pr->done ? tok : "not run",
+		 out_color_reset(), pr->failed ? pr->failed : "-", p50, bw);
+	if (fs)
+		out_text("    %s\n%s%s%s", fs->r.measured, fs->r.hint[0] ? "    hint: " : "", fs->r.hint,
+			 fs->r.hint[0] ? "\n" : "");
+}
+
+static void json_run(const struct peer_run *pr)
+{
+	out_obj_begin(NULL);
+	out_str(&run_fields[RF_PEER], pr->peer);
+	out_token(&run_fields[RF_VERDICT], pr->done ? verdict_token(run_verdict(pr)) : "skip");
+	if (pr->failed)
+		out_str(&run_fields[RF_FAILED], pr->failed);
+	out_double(&run_fields[RF_P50], stage_value(pr, "path.rc_latency", "p50_us"), 3);
+	out_double(&run_fields[RF_GBPS], run_gbps(pr), 3);
+	if (pr->source[0])
+		out_str(&run_fields[RF_SOURCE], pr->source);
+	emit_stages(pr);
+	out_obj_end();
+}
+
+/* Workers take the next peer from a shared index; each peer gets its own
+ * tester (socket, QPs, CQs, MRs): nothing of a run is shared but the output,
+ * which one lock serialises. */
+struct fleet {
+	const struct tester *tmpl;
+	struct peer_run *runs;
+	unsigned n, next;
+	pthread_mutex_t lock;
+	bool stream_text;	/* text: print each peer as it ends */
+};
+
+static void print_finished(struct fleet *f, const struct peer_run *pr)
+{
+	if (!f->stream_text)
+		return;
+	if (g_opts.details) {
+		out_text("peer %s:\n", pr->peer);
+		for (unsigned i = 0; i < pr->nst; i++)
+			emit_stage(&pr->st[i]);
+		check_print_summary(&pr->sum);
+		out_text("\n");
+	} else {
+		text_row(pr);
+	}
+	fflush(stdout);
+}
+
+static void test_peer_into(const struct tester *tmpl, struct peer_run *pr)
+{
+	struct tester t = *tmpl;
+
+	t.fd = -1;
+	t.peer = pr->peer;
+	t.run_deadline = t.timeout_s ? pp_now_ms() + (int64_t)t.timeout_s * 1000 : INT64_MAX;
+	run_stages_into(&t, pr, false);
+	tester_cleanup(&t);
+}
+
+static void *fleet_worker(void *arg)
+{
+	struct fleet *f = arg;
+
+	for (;;) {
+		pthread_mutex_lock(&f->lock);
+		unsigned i = f->next < f->n && !g_stop ? f->next++ : f->n;
+		pthread_mutex_unlock(&f->lock);
+		if (i >= f->n)
+			return NULL;
+		test_peer_into(f->tmpl, &f->runs[i]);
+		pthread_mutex_lock(&f->lock);
+		print_finished(f, &f->runs[i]);
+		pthread_mutex_unlock(&f->lock);
+	}
+}
+
+static void fleet_report(const struct fleet *f, struct check_summary *peers)
+{
+	for (unsigned i = 0; i < f->n; i++)
+		check_tally(peers, f->runs[i].done ? run_verdict(&f->runs[i]) : V_SKIP);
+	if (out_is_json()) {
+		emit_local_addresses();
+		out_list_begin("peers");
+		for (unsigned i = 0; i < f->n; i++)
+			json_run(&f->runs[i]);
+		out_list_end();
+		check_print_summary(peers);	/* of the peers, not of their stages */
+		return;
+	}
+	if (g_opts.details) {
+		text_row_header();
+		for (unsigned i = 0; i < f->n; i++)
+			text_row(&f->runs[i]);
+	} else {
+		for (unsigned i = 0; i < f->n; i++)
+			if (!f->runs[i].done)
+				text_row(&f->runs[i]);
+	}
+	out_text("%u peers: %d pass, %d warn, %d fail%s\n", f->n, peers->pass, peers->warn, peers->fail,
+		 peers->skip ? ", some not run (interrupted)" : "");
+}
+
+static int start_workers(struct fleet *f, pthread_t *th, unsigned parallel)
+{
+	unsigned started = 0;
+
+	for (unsigned i = 0; i < parallel && i < f->n; i++) {
+		if (pthread_create(&th[i], NULL, fleet_worker, f))
+			break;
+		started++;
+	}
+	if (!started)
+		fleet_worker(f);	/* no thread at all: run them here, one by one */
+	return (int)started;
+}
+
+static int test_many_peers(const struct tester *tmpl, const struct peer_list *pl, unsigned parallel)
+{
+	struct fleet f = { .tmpl = tmpl, .n = pl->n, .stream_text = !out_is_json() };
+	struct check_summary peers = { 0 };
+	pthread_t th[PATH_PARALLEL_MAX];
+	int started, rc = EXIT_OK;
+
+	f.runs = calloc(pl->n, sizeof(*f.runs));
+	if (!f.runs) {
+		report_error("out of memory for the peer results", NULL, "test fewer peers at once");
+		return EXIT_RUNTIME;
+	}
+	for (unsigned i = 0; i < pl->n; i++)
+		f.runs[i].peer = pl->addr[i];
+	pthread_mutex_init(&f.lock, NULL);
+	if (f.stream_text && !g_opts.details)
+		text_row_header();
+	started = start_workers(&f, th, parallel);
+	for (int i = 0; i < started; i++)
+		pthread_join(th[i], NULL);
+	pthread_mutex_destroy(&f.lock);
+	fleet_report(&f, &peers);
+	for (unsigned i = 0; i < pl->n; i++) {
+		if (f.runs[i].rc == EXIT_HOST)
+			rc = EXIT_HOST;
+		else if (rc == EXIT_OK && run_verdict(&f.runs[i]) == V_FAIL)
+			rc = EXIT_PROBLEM;
+	}
+	free(f.runs);
+	if (rc == EXIT_HOST)
+		report_no_rdma_host();
+	return rc == EXIT_OK && g_stop ? EXIT_PROBLEM : rc;
+}
+
+static int test_one_peer(struct tester *t)
+{
+	struct peer_run *pr = calloc(1, sizeof(*pr));
+
+	if (!pr) {
+		report_error("out of memory", NULL, NULL);
+		return EXIT_RUNTIME;
+	}
+	/* Who and where, for report merge; a command nesting this report
+	 * (system check) names the peer itself. */
+	bool header = out_is_json() && t->peer && out_at_top_level();
+
+	if (header) {
+		out_str(&run_fields[RF_PEER], t->peer);
+		emit_local_addresses();
+	}
+	out_list_begin("stages");
+	run_stages_into(t, pr, true);
+	out_list_end();
+	check_print_summary(&pr->sum);
+	if (header && pr->source[0])
+		out_str(&run_fields[RF_SOURCE], pr->source);	/* text has it in the resolve stage */
+	tester_cleanup(t);
+	int rc = pr->rc;
+
+	free(pr);
+	if (rc == EXIT_HOST)
+		report_no_rdma_host();
+	return g_stop ? EXIT_PROBLEM : rc;
 }
 
 static int path_test(struct cmd_ctx *ctx)
 {
 	struct tester t = { .fd = -1 };
+	struct peer_list pl = { 0 };
+	bool many = false;
 	int rc;
 
-	if (parse_target(ctx, &t) || parse_test_opts(ctx, &t))
+	if (parse_target(ctx, &t, &pl, &many) || parse_test_opts(ctx, &t)) {
+		peers_free(&pl);
 		return EXIT_USAGE;
+	}
 	catch_stop_signals();
 	t.no_rdma = !host_has_rdma_device();
-	rc = run_stages(&t);
-	tester_cleanup(&t);
-	if (rc == EXIT_HOST)
-		report_error("this host cannot run the RDMA stages of path test", "no usable RDMA device or port",
-			     "run it on a host with RDMA (rdmadiag dev show), or create Soft-RoCE: "
-			     "rdma link add rxe0 type rxe netdev IFACE");
-	return g_stop ? EXIT_PROBLEM : rc;
+	if (t.peer)
+		out_set_host(local_host_name());
+	rc = many ? test_many_peers(&t, &pl, (unsigned)opt_uint(ctx, "--parallel", 1)) : test_one_peer(&t);
+	peers_free(&pl);
+	return rc;
 }
 
 /* ------------------------------------------------------------------ serve */
@@ -1860,6 +2198,10 @@ static int path_serve(struct cmd_ctx *ctx)
 
 static const struct cmd_opt test_opts[] = {
 	OPT_PORT,
+	{ "--peers", OPT_STR, "FILE", "test every peer listed in FILE (one IP address per line, # comments; - for "
+	  "stdin)", NULL, 0, 0, COMPLETE_FILE },
+	{ "--parallel", OPT_UINT, "N", "peers tested at once (default 1: bandwidth figures not shared)", NULL, 1,
+	  PATH_PARALLEL_MAX, 0 },
 	{ "--dev", OPT_STR, "DEV[/PORT]", "local RDMA device and port (default: the route's)", NULL, 0, 0,
 	  COMPLETE_DEV_PORT },
 	OPT_GID,
@@ -1893,7 +2235,7 @@ static const struct cmd_opt serve_opts[] = {
 static const char *const test_keywords[] = { "peer", "loopback", NULL };
 
 static const struct action path_actions[] = {
-	{ "test", "{ peer ADDR | loopback [DEV[/PORT]] }",
+	{ "test", "{ peer ADDR [peer ADDR ...] | --peers FILE | loopback [DEV[/PORT]] }",
 	  "staged RDMA test to a peer running path serve, or of this host with itself", path_test, 0, test_opts,
 	  COMPLETE_HOST, test_keywords },
 	{ "serve", "", "answer path test sessions from other hosts", path_serve, 0, serve_opts, COMPLETE_NONE, NULL },

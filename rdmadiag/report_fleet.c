@@ -1,0 +1,560 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* Reading per-node reports into the fleet model; see report_fleet.h. */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "json_read.h"
+#include "output.h"
+#include "report_fleet.h"
+
+#define NAME_MAX_LEN 63
+
+/* ---- growable arrays ---- */
+
+static int grow(void **arr, size_t *cap, size_t n, size_t elem)
+{
+	if (n < *cap)
+		return 0;
+	size_t nc = *cap ? *cap * 2 : 64;
+	void *p = realloc(*arr, nc * elem);
+
+	if (!p)
+		return -ENOMEM;
+	*arr = p;
+	*cap = nc;
+	return 0;
+}
+
+#define PUSH(arr, n, cap) (grow((void **)&(arr), &(cap), (n), sizeof(*(arr))) ? NULL : &(arr)[(n)++])
+
+/* ---- string map ---- */
+
+static uint64_t hash_str(const char *s)
+{
+	uint64_t h = 1469598103934665603ull;	/* FNV-1a */
+
+	for (; *s; s++)
+		h = (h ^ (unsigned char)*s) * 1099511628211ull;
+	return h;
+}
+
+static int strmap_rehash(struct strmap *m)
+{
+	size_t nc = m->cap ? m->cap * 2 : 256;
+	char **keys = calloc(nc, sizeof(*keys));
+	uint32_t *vals = calloc(nc, sizeof(*vals));
+
+	if (!keys || !vals) {
+		free(keys);
+		free(vals);
+		return -ENOMEM;
+	}
+	for (size_t i = 0; i < m->cap; i++) {
+		if (!m->keys[i])
+			continue;
+		size_t j = hash_str(m->keys[i]) & (nc - 1);
+
+		while (keys[j])
+			j = (j + 1) & (nc - 1);
+		keys[j] = m->keys[i];
+		vals[j] = m->vals[i];
+	}
+	free(m->keys);
+	free(m->vals);
+	m->keys = keys;
+	m->vals = vals;
+	m->cap = nc;
+	return 0;
+}
+
+/* Slot of key; inserted with RF_NONE when absent and insert is set. NULL: absent or no memory. */
+static uint32_t *strmap_slot(struct strmap *m, const char *key, bool insert, const char **stored)
+{
+	if (insert && (m->n + 1) * 2 > m->cap && strmap_rehash(m))
+		return NULL;
+	if (!m->cap)
+		return NULL;
+	size_t j = hash_str(key) & (m->cap - 1);
+
+	while (m->keys[j] && strcmp(m->keys[j], key))
+		j = (j + 1) & (m->cap - 1);
+	if (!m->keys[j]) {
+		if (!insert || !(m->keys[j] = strdup(key)))
+			return NULL;
+		m->vals[j] = RF_NONE;
+		m->n++;
+	}
+	if (stored)
+		*stored = m->keys[j];
+	return &m->vals[j];
+}
+
+static void strmap_free(struct strmap *m)
+{
+	for (size_t i = 0; i < m->cap; i++)
+		free(m->keys[i]);
+	free(m->keys);
+	free(m->vals);
+	memset(m, 0, sizeof(*m));
+}
+
+/* ---- interned things ---- */
+
+/* Names come from files: keep them short and printable for the terminal. */
+static void clean_name(char *out, size_t len, const char *in)
+{
+	size_t i = 0;
+
+	for (; in[i] && i + 1 < len && i < NAME_MAX_LEN; i++)
+		out[i] = (unsigned char)in[i] > ' ' && (unsigned char)in[i] < 0x7f ? in[i] : '?';
+	out[i] = '\0';
+	if (!i)
+		snprintf(out, len, "?");
+}
+
+static uint32_t node_index(struct fleet_model *m, const char *raw)
+{
+	char name[NAME_MAX_LEN + 1];
+	const char *stored;
+	uint32_t *slot;
+
+	clean_name(name, sizeof(name), raw);
+	slot = strmap_slot(&m->node_map, name, true, &stored);
+	if (!slot)
+		return RF_NONE;
+	if (*slot == RF_NONE) {
+		struct rf_node *n = PUSH(m->nodes, m->nnodes, m->cap_nodes);
+
+		if (!n)
+			return RF_NONE;
+		memset(n, 0, sizeof(*n));
+		n->name = stored;
+		*slot = (uint32_t)(m->nnodes - 1);
+	}
+	return *slot;
+}
+
+static uint32_t id_index(struct fleet_model *m, const char *raw)
+{
+	char id[NAME_MAX_LEN + 1];
+	const char *stored;
+	uint32_t *slot;
+
+	clean_name(id, sizeof(id), raw);
+	slot = strmap_slot(&m->id_map, id, true, &stored);
+	if (!slot)
+		return RF_NONE;
+	if (*slot == RF_NONE) {
+		struct rf_id *e = PUSH(m->ids, m->nids, m->cap_ids);
+
+		if (!e)
+			return RF_NONE;
+		*e = (struct rf_id){ .id = stored };
+		*slot = (uint32_t)(m->nids - 1);
+	}
+	return *slot;
+}
+
+/* Index of an address text; its owner is set by the report that lists it. */
+static uint32_t addr_index(struct fleet_model *m, const char *raw)
+{
+	char addr[NAME_MAX_LEN + 1];
+	const char *stored;
+	uint32_t *slot;
+
+	clean_name(addr, sizeof(addr), raw);
+	slot = strmap_slot(&m->addr_map, addr, true, &stored);
+	if (!slot)
+		return RF_NONE;
+	if (*slot == RF_NONE) {
+		struct rf_addr *e = PUSH(m->addrs, m->naddrs, m->cap_addrs);
+
+		if (!e)
+			return RF_NONE;
+		*e = (struct rf_addr){ stored, RF_NONE };
+		*slot = (uint32_t)(m->naddrs - 1);
+	}
+	return *slot;
+}
+
+static void skip_file(struct fleet_model *m, const char *file, const char *why)
+{
+	struct rf_skip *s = PUSH(m->skipped, m->nskipped, m->cap_skipped);
+
+	if (!s)
+		return;
+	s->file = strdup(file);
+	s->why = strdup(why);
+}
+
+static enum verdict parse_verdict(const char *tok)
+{
+	if (!tok)
+		return V_SKIP;
+	return !strcmp(tok, "pass") ? V_PASS : !strcmp(tok, "warn") ? V_WARN : !strcmp(tok, "fail") ? V_FAIL : V_SKIP;
+}
+
+/* ---- check reports (link check, system check) ---- */
+
+static void add_check(struct fleet_model *m, uint32_t node, const char *id, enum verdict v)
+{
+	uint32_t idx = id_index(m, id);
+	struct rf_check *c;
+
+	if (idx == RF_NONE)
+		return;
+	/* The same id on several ports of one node is one cell: keep the worst. */
+	for (size_t i = m->nchecks; i-- > 0 && m->checks[i].node == node;)
+		if (m->checks[i].id == idx) {
+			if (v == V_FAIL && m->checks[i].verdict == V_WARN) {
+				m->checks[i].verdict = V_FAIL;
+				m->nodes[node].check_warn--;
+				m->nodes[node].check_fail++;
+			}
+			return;
+		}
+	c = PUSH(m->checks, m->nchecks, m->cap_checks);
+	if (!c)
+		return;
+	*c = (struct rf_check){ node, idx, v };
+	if (v == V_FAIL)
+		m->nodes[node].check_fail++;
+	else
+		m->nodes[node].check_warn++;
+}
+
+/* Every object with "id" and "verdict" anywhere in the report is a finding:
+ * link check's "checks", and the sub-reports of system check alike. */
+static void walk_checks(struct fleet_model *m, uint32_t node, const struct json *v)
+{
+	if (v->type == JSON_OBJECT) {
+		const char *id = json_get_str(v, "id");
+		enum verdict vd = parse_verdict(json_get_str(v, "verdict"));
+
+		if (id && (vd == V_FAIL || vd == V_WARN))
+			add_check(m, node, id, vd);
+	}
+	for (const struct json *c = json_first(v); c; c = c->next)
+		if (c->type == JSON_OBJECT || c->type == JSON_ARRAY)
+			walk_checks(m, node, c);
+}
+
+/* ---- path test reports ---- */
+
+static double stage_num(const struct json *stages, const char *id, const char *key)
+{
+	double v = NAN;
+
+	for (const struct json *s = json_first(stages); s; s = s->next)
+		if (json_get_str(s, "id") && !strcmp(json_get_str(s, "id"), id) &&
+		    parse_verdict(json_get_str(s, "verdict")) != V_SKIP && json_get_num(s, key, &v))
+			return v;
+	return NAN;
+}
+
+/* One peer's run: the many-peer row fields, or worked out from its stages. */
+static void read_run(const struct json *run, struct rf_pair *p, const char **failed)
+{
+	const struct json *stages = json_get(run, "stages");
+	double d;
+
+	*failed = json_get_str(run, "failed_stage");
+	p->verdict = parse_verdict(json_get_str(run, "verdict"));
+	p->p50_us = json_get_num(run, "latency_p50_us", &d) ? (float)d : (float)stage_num(stages, "path.rc_latency",
+												 "p50_us");
+	p->gbps = json_get_num(run, "bandwidth_gbps", &d) ? (float)d : NAN;
+	for (const char *const *id = (const char *const[]){ "path.write_bw", "path.read_bw", "path.send_bw", NULL };
+	     isnan(p->gbps) && *id; id++)
+		p->gbps = (float)stage_num(stages, *id, "gbps");
+	if (json_get_str(run, "verdict"))
+		return;
+	p->verdict = V_PASS;
+	for (const struct json *s = json_first(stages); s; s = s->next) {
+		enum verdict v = parse_verdict(json_get_str(s, "verdict"));
+
+		if (v == V_FAIL && p->verdict != V_FAIL) {
+			p->verdict = V_FAIL;
+			*failed = json_get_str(s, "id");
+		} else if (v == V_WARN && p->verdict == V_PASS) {
+			p->verdict = V_WARN;
+		}
+	}
+}
+
+static void own_address(struct fleet_model *m, uint32_t node, const char *addr)
+{
+	uint32_t i = addr && *addr ? addr_index(m, addr) : RF_NONE;
+
+	if (i != RF_NONE)
+		m->addrs[i].owner = node;
+}
+
+static void add_pair(struct fleet_model *m, uint32_t node, const struct json *run, const char *peer)
+{
+	struct rf_pair *p;
+	const char *failed = NULL;
+	uint32_t ai = addr_index(m, peer);
+
+	if (ai == RF_NONE || !(p = PUSH(m->pairs, m->npairs, m->cap_pairs)))
+		return;
+	*p = (struct rf_pair){ .from = node, .to_addr = ai, .to = RF_NONE, .stage = RF_NONE };
+	read_run(run, p, &failed);
+	if (failed)
+		p->stage = id_index(m, failed);
+}
+
+static void read_path_report(struct fleet_model *m, uint32_t node, const struct json *root);
+
+/* ---- one document ---- */
+
+static void read_report(struct fleet_model *m, const char *file, const struct json *root)
+{
+	double schema;
+	const char *host = json_get_str(root, "host"), *base = strrchr(file, '/');
+	char name[NAME_MAX_LEN + 1];
+	uint32_t node;
+
+	if (!root || root->type != JSON_OBJECT || !json_get_num(root, "schema", &schema)) {
+		skip_file(m, file, "not an rdmadiag -j report (no \"schema\" member)");
+		return;
+	}
+	if (schema != OUTPUT_SCHEMA) {
+		snprintf(name, sizeof(name), "report schema %g; this rdmadiag reads schema %d", schema, OUTPUT_SCHEMA);
+		skip_file(m, file, name);
+		return;
+	}
+	if (!host) {	/* older reports: the file name (node17.json) names the node */
+		snprintf(name, sizeof(name), "%s", base ? base + 1 : file);
+		if (strrchr(name, '.') && strrchr(name, '.') != name)
+			*strrchr(name, '.') = '\0';
+		host = name;
+	}
+	node = node_index(m, host);
+	if (node == RF_NONE)
+		return;
+	m->nodes[node].has_report = true;
+	m->files_read++;
+	if (json_get(root, "peers") || (json_get(root, "stages") && json_get_str(root, "peer"))) {
+		read_path_report(m, node, root);
+	} else if (json_get(root, "stages")) {
+		m->loopback_reports++;	/* path test loopback: no pair to place */
+	} else {
+		m->check_reports++;
+		walk_checks(m, node, root);
+	}
+}
+
+static void read_path_report(struct fleet_model *m, uint32_t node, const struct json *root)
+{
+	const struct json *peers = json_get(root, "peers");
+
+	m->path_reports++;
+	for (const struct json *a = json_first(json_get(root, "addresses")); a; a = a->next)
+		if (a->type == JSON_STRING)
+			own_address(m, node, a->str);
+	if (!peers) {
+		own_address(m, node, json_get_str(root, "source"));
+		add_pair(m, node, root, json_get_str(root, "peer"));
+		return;
+	}
+	for (const struct json *r = json_first(peers); r; r = r->next) {
+		own_address(m, node, json_get_str(r, "source"));
+		if (json_get_str(r, "peer"))
+			add_pair(m, node, r, json_get_str(r, "peer"));
+	}
+}
+
+/* ---- files ---- */
+
+/* Reads a regular file of at most RF_MAX_FILE bytes. NULL with why set. */
+static char *slurp(const char *file, size_t *len, char *why, size_t wlen)
+{
+	int fd = open(file, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+	struct stat st;
+	char *buf = NULL;
+	size_t got = 0;
+
+	if (fd < 0 || fstat(fd, &st)) {
+		snprintf(why, wlen, "cannot read: %s", strerror(errno));
+		goto out;
+	}
+	if (!S_ISREG(st.st_mode)) {
+		snprintf(why, wlen, "not a regular file");
+		goto out;
+	}
+	if ((uintmax_t)st.st_size > RF_MAX_FILE) {
+		snprintf(why, wlen, "%jd bytes: larger than the %u MiB a report may have", (intmax_t)st.st_size,
+			 RF_MAX_FILE >> 20);
+		goto out;
+	}
+	buf = malloc((size_t)st.st_size + 1);
+	while (buf && got < (size_t)st.st_size) {
+		ssize_t n = read(fd, buf + got, (size_t)st.st_size - got);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			break;
+		got += (size_t)n;
+	}
+	if (!buf || got != (size_t)st.st_size) {
+		snprintf(why, wlen, buf ? "short read" : "out of memory");
+		free(buf);
+		buf = NULL;
+	}
+	*len = got;
+out:
+	if (fd >= 0)
+		close(fd);
+	return buf;
+}
+
+static void add_file(struct fleet_model *m, const char *file)
+{
+	char why[200];
+	size_t len = 0;
+	char *text = slurp(file, &len, why, sizeof(why));
+	struct json_doc doc;
+
+	if (!text) {
+		skip_file(m, file, why);
+		return;
+	}
+	if (json_parse(text, len, NULL, &doc)) {
+		snprintf(why, sizeof(why), "not JSON at byte %zu: %s", doc.error_offset, doc.error);
+		skip_file(m, file, why);
+	} else {
+		read_report(m, file, doc.root);
+	}
+	json_free(&doc);
+	free(text);
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+static int add_dir(struct fleet_model *m, const char *dir, DIR *d)
+{
+	char **names = NULL;
+	size_t n = 0, cap = 0;
+	struct dirent *e;
+	int rc = 0;
+
+	while ((e = readdir(d))) {
+		char **slot;
+
+		if (e->d_name[0] == '.')
+			continue;
+		slot = PUSH(names, n, cap);
+		if (!slot || !(*slot = malloc(strlen(dir) + strlen(e->d_name) + 2))) {
+			if (slot)
+				n--;
+			rc = -ENOMEM;
+			break;
+		}
+		sprintf(*slot, "%s/%s", dir, e->d_name);
+	}
+	closedir(d);
+	if (n)
+		qsort(names, n, sizeof(*names), cmp_str);
+	for (size_t i = 0; i < n; i++) {
+		if (!rc)
+			add_file(m, names[i]);
+		free(names[i]);
+	}
+	free(names);
+	if (!rc && n == 0)
+		skip_file(m, dir, "empty directory: no report in it");
+	return rc;
+}
+
+int fleet_add_path(struct fleet_model *m, const char *path)
+{
+	struct stat st;
+	DIR *d;
+
+	if (!stat(path, &st) && S_ISDIR(st.st_mode)) {
+		d = opendir(path);
+		if (!d) {
+			char why[160];
+
+			snprintf(why, sizeof(why), "cannot list the directory: %s", strerror(errno));
+			skip_file(m, path, why);
+			return 0;
+		}
+		return add_dir(m, path, d);
+	}
+	add_file(m, path);
+	return 0;
+}
+
+/* ---- after reading ---- */
+
+static void count_pair(struct fleet_model *m, const struct rf_pair *p)
+{
+	struct rf_node *from = &m->nodes[p->from], *to = &m->nodes[p->to];
+
+	from->pairs++;
+	if (p->to != p->from)
+		to->pairs++;
+	if (p->verdict == V_FAIL) {
+		from->fail_from++;
+		to->fail_to++;
+	} else if (p->verdict == V_WARN) {
+		from->warn_pairs++;
+		to->warn_pairs++;
+	}
+}
+
+void fleet_resolve(struct fleet_model *m)
+{
+	for (size_t i = 0; i < m->npairs; i++) {
+		struct rf_pair *p = &m->pairs[i];
+		struct rf_addr *a = &m->addrs[p->to_addr];
+
+		/* A peer no report claims (its node wrote none) is named by its address. */
+		if (a->owner == RF_NONE)
+			a->owner = node_index(m, a->text);
+		p->to = a->owner;
+		if (p->to == RF_NONE) {
+			p->to = p->from;	/* out of memory: keep the cell, count it once */
+			continue;
+		}
+		count_pair(m, p);
+	}
+	for (size_t i = 0; i < m->nchecks; i++) {
+		struct rf_id *id = &m->ids[m->checks[i].id];
+
+		if (m->checks[i].verdict == V_FAIL)
+			id->fail_nodes++;
+		else
+			id->warn_nodes++;
+	}
+}
+
+void fleet_free(struct fleet_model *m)
+{
+	for (size_t i = 0; i < m->nskipped; i++) {
+		free(m->skipped[i].file);
+		free(m->skipped[i].why);
+	}
+	free(m->skipped);
+	free(m->nodes);
+	free(m->ids);
+	free(m->checks);
+	free(m->pairs);
+	free(m->addrs);
+	strmap_free(&m->node_map);
+	strmap_free(&m->addr_map);
+	strmap_free(&m->id_map);
+	memset(m, 0, sizeof(*m));
+}
