@@ -458,6 +458,14 @@ void format_guid(uint64_t v, char *buf, size_t len)
 		 (unsigned)(v >> 32) & 0xffff, (unsigned)(v >> 16) & 0xffff, (unsigned)v & 0xffff);
 }
 
+void format_measure(char *buf, size_t len, double v, int decimals)
+{
+	if (isnan(v))
+		snprintf(buf, len, "-");
+	else
+		snprintf(buf, len, "%.*f", decimals, v);
+}
+
 void out_guid(const struct field *f, uint64_t v)
 {
 	char buf[32];

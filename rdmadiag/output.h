@@ -91,5 +91,7 @@ const char *out_color_reset(void);
 
 /* Formatting helpers shared by objects. */
 void format_guid(uint64_t v, char *buf, size_t len);
+/* A measured number for a table cell: "%.*f", or "-" when not measured (NAN). */
+void format_measure(char *buf, size_t len, double v, int decimals);
 
 #endif

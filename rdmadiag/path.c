@@ -1738,14 +1738,6 @@ static void text_row_header(void)
 	out_text("%-39s %-7s %-16s %9s %10s\n", "PEER", "VERDICT", "FAILED STAGE", "P50 US", "BW GB/S");
 }
 
-static void text_num(char *buf, size_t len, double v, int decimals)
-{
-	if (isnan(v))
-		snprintf(buf, len, "-");
-	else
-		snprintf(buf, len, "%.*f", decimals, v);
-}
-
 /* One summary row; a failed peer gets what its failing stage measured and the hint. */
 static void text_row(const struct peer_run *pr)
 {
@@ -1753,8 +1745,8 @@ static void text_row(const struct peer_run *pr)
 	const struct stage *fs = failed_stage(pr);
 	char p50[32], bw[32];
 
-	text_num(p50, sizeof(p50), stage_value(pr, "path.rc_latency", "p50_us"), 2);
-	text_num(bw, sizeof(bw), run_gbps(pr), 3);
+	format_measure(p50, sizeof(p50), stage_value(pr, "path.rc_latency", "p50_us"), 2);
+	format_measure(bw, sizeof(bw), run_gbps(pr), 3);
 	out_text("%-39s %s%-7s%s %-16s %9s %10s\n", pr->peer, out_color(tok), pr->done ? tok : "not run",
 		 out_color_reset(), pr->failed ? pr->failed : "-", p50, bw);
 	if (fs)

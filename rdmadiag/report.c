@@ -318,14 +318,6 @@ static void text_checks(const struct merged *mg)
 	free(col);
 }
 
-static void fmt_num(char *buf, size_t len, float v, int dec)
-{
-	if (isnan(v))
-		snprintf(buf, len, "-");
-	else
-		snprintf(buf, len, "%.*f", dec, v);
-}
-
 static void text_path_nodes(const struct merged *mg)
 {
 	const struct fleet_model *m = &mg->m;
@@ -353,8 +345,8 @@ static void text_worst_pairs(const struct fleet_model *m)
 		const char *tok = verdict_token(p->verdict);
 		char p50[24], bw[24];
 
-		fmt_num(p50, sizeof(p50), p->p50_us, 2);
-		fmt_num(bw, sizeof(bw), p->gbps, 3);
+		format_measure(p50, sizeof(p50), p->p50_us, 2);
+		format_measure(bw, sizeof(bw), p->gbps, 3);
 		out_text("%-24s %-24s %s%-7s%s %-16s %9s %9s\n", m->nodes[p->from].name, m->nodes[p->to].name,
 			 out_color(tok), tok, out_color_reset(), p->stage != RF_NONE ? m->ids[p->stage].id : "-", p50, bw);
 	}

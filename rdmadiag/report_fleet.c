@@ -119,14 +119,20 @@ static void clean_name(char *out, size_t len, const char *in)
 		snprintf(out, len, "?");
 }
 
+/* The map slot of raw's cleaned text, inserted if new; NULL without memory. */
+static uint32_t *intern(struct strmap *map, const char *raw, const char **stored)
+{
+	char key[NAME_MAX_LEN + 1];
+
+	clean_name(key, sizeof(key), raw);
+	return strmap_slot(map, key, true, stored);
+}
+
 static uint32_t node_index(struct fleet_model *m, const char *raw)
 {
-	char name[NAME_MAX_LEN + 1];
 	const char *stored;
-	uint32_t *slot;
+	uint32_t *slot = intern(&m->node_map, raw, &stored);
 
-	clean_name(name, sizeof(name), raw);
-	slot = strmap_slot(&m->node_map, name, true, &stored);
 	if (!slot)
 		return RF_NONE;
 	if (*slot == RF_NONE) {
@@ -143,12 +149,9 @@ static uint32_t node_index(struct fleet_model *m, const char *raw)
 
 static uint32_t id_index(struct fleet_model *m, const char *raw)
 {
-	char id[NAME_MAX_LEN + 1];
 	const char *stored;
-	uint32_t *slot;
+	uint32_t *slot = intern(&m->id_map, raw, &stored);
 
-	clean_name(id, sizeof(id), raw);
-	slot = strmap_slot(&m->id_map, id, true, &stored);
 	if (!slot)
 		return RF_NONE;
 	if (*slot == RF_NONE) {
@@ -165,12 +168,9 @@ static uint32_t id_index(struct fleet_model *m, const char *raw)
 /* Index of an address text; its owner is set by the report that lists it. */
 static uint32_t addr_index(struct fleet_model *m, const char *raw)
 {
-	char addr[NAME_MAX_LEN + 1];
 	const char *stored;
-	uint32_t *slot;
+	uint32_t *slot = intern(&m->addr_map, raw, &stored);
 
-	clean_name(addr, sizeof(addr), raw);
-	slot = strmap_slot(&m->addr_map, addr, true, &stored);
 	if (!slot)
 		return RF_NONE;
 	if (*slot == RF_NONE) {
