@@ -1577,14 +1577,14 @@ static int parse_target(struct cmd_ctx *ctx, struct tester *t, struct peer_list 
 
 	if (ctx->argc >= 1 && !strcmp(ctx->argv[0], "loopback"))
 		return parse_loopback(ctx, t);
-	if (ctx->argc < 1 && !file->set) {
+	if ((ctx->argc < 1 && !file->set) || (ctx->argc >= 1 && strcmp(ctx->argv[0], "peer"))) {
 		usage_error("path test needs 'peer ADDR' or 'loopback [DEV]' (or --peers FILE)");
 		return -1;
 	}
 	for (int i = 0; i < ctx->argc; i += 2) {
 		if (strcmp(ctx->argv[i], "peer")) {
-			usage_error("'%s': expected 'peer ADDR' (repeat 'peer ADDR' for each peer, or use --peers FILE)",
-				    ctx->argv[i]);
+			usage_error("path test peer takes one ADDR (the peer's IP address); for more peers repeat "
+				    "'peer ADDR', got '%s'", ctx->argv[i]);
 			return -1;
 		}
 		if (i + 1 >= ctx->argc) {

@@ -34,7 +34,7 @@ setup() {
 @test "peer words: each address needs 'peer', loopback does not mix" {
 	run rd path test peer 127.0.0.1 127.0.0.1
 	assert_failure 2
-	assert_output --partial "'127.0.0.1': expected 'peer ADDR'"
+	assert_output --partial "for more peers repeat 'peer ADDR', got '127.0.0.1'"
 	run rd path test peer 127.0.0.1 peer
 	assert_failure 2
 	assert_output --partial "takes one ADDR"
