@@ -18,7 +18,6 @@ _rdmadiag()
 	local bin=${words[0]}
 	[[ $bin == */* && -x $bin ]] || bin=rdmadiag
 
-	local IFS=$'\n'
 	local -a cands
 	mapfile -t cands < <("$bin" __complete "$cword" "${words[@]:0:cword}" "$cur" 2>/dev/null)
 
@@ -31,11 +30,19 @@ _rdmadiag()
 		if declare -F _filedir >/dev/null; then _filedir -d; else mapfile -t COMPREPLY < <(compgen -d -- "$cur"); fi
 		return
 		;;
-	:host)
-		if declare -F _known_hosts_real >/dev/null; then _known_hosts_real -- "$cur"; else mapfile -t COMPREPLY < <(compgen -A hostname -- "$cur"); fi
-		return
-		;;
 	esac
+	# A last line ":host" adds the shell's host names to the candidates
+	# before it (the peers of recent path tests).
+	if ((${#cands[@]})) && [[ ${cands[-1]} == :host ]]; then
+		unset 'cands[-1]'
+		if declare -F _known_hosts_real >/dev/null; then
+			_known_hosts_real -- "$cur"
+		else
+			mapfile -t COMPREPLY < <(compgen -A hostname -- "$cur")
+		fi
+		COMPREPLY=("${cands[@]}" "${COMPREPLY[@]}")
+		return
+	fi
 	COMPREPLY=("${cands[@]}")
 
 	# Readline replaces only the text after the last word-break character

@@ -15,18 +15,24 @@
  *
  * Live values (device names, DEV/PORT) come from /sys/class/infiniband through
  * fs_list(), so `--replay DIR` on the command line being completed (or
- * RDMADIAG_REPLAY) makes them come from a fixture; netlink is never opened and
- * nothing is printed on hosts without RDMA.
+ * RDMADIAG_REPLAY) makes them come from a fixture. QP numbers need netlink:
+ * it is opened only when that directory lists a device, so hosts without
+ * RDMA print nothing and pay nothing. Peers that answered a recent
+ * `path test` (recent.c) come before the ":host" line.
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 
+#include "../netlink/nl.h"
+#include "../netlink/rdma.h"
+#include "../netlink/res.h"
 #include "../netlink/source.h"
 #include "../netlink/sysfs.h"
 #include "counter_qp.h"
 #include "rdmadiag.h"
+#include "recent.h"
 
 #define IB_CLASS "/sys/class/infiniband"
 
@@ -67,6 +73,8 @@ static const struct keyword_values {
 	{ "qp", NULL, COMPLETE_DEV_PORT },	/* counter show qp [DEV[/PORT]] */
 	{ "set", NULL, COMPLETE_DEV_PORT },	/* counter mode set DEV/PORT */
 	{ "auto", counter_auto_values, COMPLETE_NONE },
+	{ "lqpn", NULL, COMPLETE_QPN },
+	{ "rqpn", NULL, COMPLETE_RQPN },
 	{ NULL, NULL, COMPLETE_NONE },
 };
 
@@ -148,6 +156,73 @@ static void emit_devices(const char *head, const char *part, bool with_ports)
 	fs_list(IB_CLASS, emit_device, &w);
 }
 
+/* QP numbers: one dump per device, at most QPN_MAX candidates (a host with
+ * 10k QPs gets a short list; typing digits narrows it). */
+#define QPN_MAX 200
+#define QPN_DEVS 64
+
+struct qpn_walk {
+	const char *head, *part;
+	bool remote;		/* rqpn rather than lqpn */
+	int emitted;
+	uint32_t dev[QPN_DEVS];
+	int ndev;
+};
+
+static int note_device(const struct rd_dev *d, void *data)
+{
+	struct qpn_walk *w = data;
+
+	if (w->ndev < QPN_DEVS)
+		w->dev[w->ndev++] = d->index;
+	return 0;
+}
+
+static int emit_qpn(const struct rd_res *r, void *data)
+{
+	struct qpn_walk *w = data;
+	char word[16];
+
+	if (w->remote && !rd_res_has(r, RF_RQPN))
+		return 0;
+	snprintf(word, sizeof(word), "%u", w->remote ? r->rqpn : r->id);
+	if (starts_with(word, w->part)) {
+		printf("%s%s\n", w->head, word);
+		w->emitted++;
+	}
+	return w->emitted >= QPN_MAX;
+}
+
+static int count_any(const char *name, void *data)
+{
+	(void)name;
+	++*(int *)data;
+	return 1;
+}
+
+static void emit_qp_numbers(const char *head, const char *part, bool remote)
+{
+	struct qpn_walk w = { .head = head, .part = part, .remote = remote };
+	int devices = 0;
+
+	/* A fixture is asked as it is; a live host without devices is left alone. */
+	if (!source_replaying())
+		fs_list(IB_CLASS, count_any, &devices);
+	if ((!source_replaying() && !devices) || nl_require() != 0)
+		return;
+	rd_dev_each(NULL, note_device, &w);
+	for (int i = 0; i < w.ndev && w.emitted < QPN_MAX; i++)
+		rd_res_each(RD_RES_QP, w.dev[i], false, 0, emit_qpn, &w);
+}
+
+static int emit_peer(const char *addr, void *data)
+{
+	const char *const *hp = data;
+
+	emit(hp[0], addr, hp[1]);
+	return 0;
+}
+
 /* Check ids are the choices of the option that completes COMPLETE_CHECK_ID. */
 static const char *const *find_check_ids(void)
 {
@@ -197,8 +272,19 @@ static void emit_kind(enum complete_kind kind, const char *head, const char *par
 	case COMPLETE_FILE:
 		puts(":file");
 		return;
-	case COMPLETE_HOST:
+	case COMPLETE_HOST: {
+		const char *hp[2] = { head, part };
+		char full[512];
+
+		snprintf(full, sizeof(full), "%s%s", head, part);
+		hp[1] = full;
+		recent_peer_each(emit_peer, hp);
 		puts(":host");
+		return;
+	}
+	case COMPLETE_QPN:
+	case COMPLETE_RQPN:
+		emit_qp_numbers(head, part, kind == COMPLETE_RQPN);
 		return;
 	default:	/* COMPLETE_NONE, and kinds this file does not know yet */
 		return;
@@ -536,7 +622,8 @@ static const char *const opt_kind_names[] = {
 };
 static const char *const complete_kind_names[] = {
 	[COMPLETE_NONE] = "none", [COMPLETE_DEV] = "dev", [COMPLETE_DEV_PORT] = "dev_port",
-	[COMPLETE_CHECK_ID] = "check_id", [COMPLETE_FILE] = "file", [COMPLETE_HOST] = "host",
+	[COMPLETE_CHECK_ID] = "check_id", [COMPLETE_FILE] = "file", [COMPLETE_HOST] = "host", [COMPLETE_QPN] = "qpn",
+	[COMPLETE_RQPN] = "rqpn",
 };
 
 /* Kinds added later (by other objects) dump as "other" rather than reading past the table. */

@@ -40,6 +40,7 @@
 #include "path_peers.h"
 #include "objects.h"
 #include "output.h"
+#include "recent.h"
 
 static volatile sig_atomic_t g_stop;
 
@@ -421,6 +422,8 @@ static void stage_control(struct tester *t, struct stage *s)
 		return;
 	}
 	hello(t, s, deadline);
+	if (t->peer && s->r.verdict == V_PASS)
+		recent_peer_add(t->peer);	/* offered first by `path test peer <TAB>` */
 }
 
 /* --- resolve --- */

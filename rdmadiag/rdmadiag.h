@@ -56,7 +56,9 @@ enum complete_kind {
 	COMPLETE_DEV_PORT,	/* DEV[/PORT] */
 	COMPLETE_CHECK_ID,	/* ids of link check */
 	COMPLETE_FILE,
-	COMPLETE_HOST,
+	COMPLETE_HOST,		/* recent path peers, then the shell's host names */
+	COMPLETE_QPN,		/* QP numbers on this host (netlink) */
+	COMPLETE_RQPN,		/* remote QP numbers of this host's QPs */
 };
 
 struct cmd_opt {

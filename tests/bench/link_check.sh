@@ -10,7 +10,13 @@ set -u
 cd "$(dirname "$0")/../.." || exit 1
 RD=${RDMADIAG_BIN:-rdmadiag/rdmadiag}
 ROUNDS=${1:-5}
-NIC=${LAB_NIC:-$(ls /sys/class/net | grep -v lo | head -1)}
+first_nic() {
+	local n
+	for n in /sys/class/net/*; do
+		[ "${n##*/}" = lo ] || { echo "${n##*/}"; return; }
+	done
+}
+NIC=${LAB_NIC:-$(first_nic)}
 
 now() { date +%s%N; }
 

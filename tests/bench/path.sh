@@ -6,6 +6,7 @@
 # RDMA WRITE bandwidth (vs ib_write_bw) at the same sizes, and the ratios.
 # Targets: latency ratio <= 1.00, bandwidth ratio >= 0.98.
 set -uo pipefail
+# shellcheck source=tests/lab/peer.sh
 . "$LAB_REPO/tests/lab/peer.sh"
 RD=${RDMADIAG_BIN:-rdmadiag/rdmadiag}
 DEV=${LAB_RXE:-rxe0}

@@ -16,45 +16,11 @@ RUNS=5
 counts=("$@")
 [ ${#counts[@]} -gt 0 ] || counts=(100 1000 10000)
 
+# shellcheck source=tests/bench/lib.sh
+. tests/bench/lib.sh
 tmp=$(mktemp -d)
-trap 'exec 7>&- ; wait; rm -rf "$tmp"' EXIT
-mkfifo "$tmp/in"
-tests/helpers/qp_holder "$DEV" <"$tmp/in" >"$tmp/out" 2>&1 &
-exec 7>"$tmp/in"
-
-lines() { wc -l <"$tmp/out"; }
-now() { date +%s.%N; }
-
-# hold N QPs in total (adds the missing ones), at most 20 min
-hold() {
-	local want=$1 have n t0
-	have=$(grep -c '^qp ' "$tmp/out")
-	n=$((want - have))
-	t0=$(now)
-	for ((i = 0; i < n; i++)); do
-		if ((i % 2)); then echo "create ud init"; else echo "create rc init"; fi
-	done >&7
-	for _ in $(seq 12000); do
-		[ "$(grep -c '^qp \|^error' "$tmp/out")" -ge "$want" ] && break
-		sleep 0.1
-	done
-	if grep -q '^error' "$tmp/out"; then
-		echo "# holder: $(grep -m1 '^error' "$tmp/out")"
-		return 1
-	fi
-	echo "# created $n QPs in $(awk -v a="$t0" -v b="$(now)" 'BEGIN { printf "%.1f", b - a }') s"
-}
-
-# median wall seconds of RUNS runs of a command (stdout discarded)
-wall() {
-	local i t0 t1
-	for ((i = 0; i < RUNS; i++)); do
-		t0=$(now)
-		"$@" >/dev/null 2>&1
-		t1=$(now)
-		awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.4f\n", b - a }'
-	done | sort -n | sed -n "$(((RUNS + 1) / 2))p"
-}
+trap 'holder_stop; rm -rf "$tmp"' EXIT
+holder_start "$DEV" "$tmp"
 
 peak_rss_kib() {
 	/usr/bin/time -f %M "$@" 2>&1 >/dev/null | tail -n 1
@@ -72,13 +38,11 @@ for n in "${counts[@]}"; do
 	f=$(wall tests/tools/nl_qp_dump "$idx")
 	r=$(peak_rss_kib "$RD" -j qp show "$DEV")
 	printf '%-7s %9s %9s %9s %9s %9s %8.2f %8.2f %9s\n' "$total" "$a" "$b" "$c" "$d" "$f" \
-		"$(awk -v x="$a" -v y="$c" 'BEGIN { print x / y }')" "$(awk -v x="$a" -v y="$f" 'BEGIN { print x / y }')" "$r"
+		"$(ratio "$a" "$c")" "$(ratio "$a" "$f")" "$r"
 done
 
 # CPU of 10 polls, one second apart, at the largest count
 cpu() { /usr/bin/time -f '%U %S' "$@" 2>&1 >/dev/null | tail -n 1 | awk '{ printf "%.2f", $1 + $2 }'; }
 w=$(cpu "$RD" qp watch "$DEV" --interval 1 --count 10)
 x=$(cpu bash -c "for i in 1 2 3 4 5 6 7 8 9 10; do rdma res show qp link $DEV; sleep 1; done")
-echo "# CPU seconds for 10 polls at 1 s: rdmadiag qp watch $w, rdma res show qp x10 $x," \
-	"ratio $(awk -v a="$w" -v b="$x" 'BEGIN { if (b > 0) printf "%.2f", a / b; else print "n/a" }')"
-echo "quit" >&7
+echo "# CPU seconds for 10 polls at 1 s: rdmadiag qp watch $w, rdma res show qp x10 $x, ratio $(ratio "$w" "$x")"

@@ -10,6 +10,7 @@
 #   closing  reads the HELLO, then closes (a peer that vanishes mid-session)
 #   idle5    a HELLO_OK announcing a 5 s idle timeout (answers each connection)
 #   backlog  never accepts, its listen queue full: a SYN gets no answer
+#   hello    accepts the session (HELLO_OK), then says nothing more
 import socket
 import struct
 import sys
@@ -47,6 +48,10 @@ elif mode == "busy":
     text = b"busy: 4 sessions running (--max-sessions 4)".ljust(200, b"\0")
     payload = struct.pack(">I", 16) + text
     c.sendall(struct.pack(">IBBHI", MAGIC, VERSION, PP_ERROR, 0, len(payload)) + payload)
+elif mode == "hello":
+    c.recv(4096)  # the tester's HELLO; its content does not matter here
+    payload = struct.pack(">II", 1 << 20, 10000)
+    c.sendall(struct.pack(">IBBHI", MAGIC, VERSION, 2, 0, len(payload)) + payload)
 elif mode == "oversize":
     c.sendall(struct.pack(">IBBHI", MAGIC, VERSION, 2, 0, 0xFFFFFFFF))
 elif mode == "partial":
