@@ -83,8 +83,9 @@ int main(void)
 	char *s;
 
 	s = render(false, false, two_ports);
-	is_str(s, "rxe0/1: state ACTIVE mtu 1024 rate 2.5 Gb/s\nquote\"\n\x01: node_guid 0002:c903:00a1:b2c3\n",
-	       "text: one line per object, labels, units, enum names; details hidden");
+	is_str(s, "rxe0/1: state ACTIVE mtu 1024 rate 2.5 Gb/s\nquote\"??: node_guid 0002:c903:00a1:b2c3\n",
+	       "text: one line per object, labels, units, enum names; details hidden; "
+	       "control bytes of a kernel string print as '?', never raw");
 	free(s);
 	s = render(false, true, two_ports);
 	ok(strstr(s, "secret hidden") != NULL, "text with -d shows detail fields");
