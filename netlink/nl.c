@@ -242,7 +242,10 @@ int nl_require(void)
 
 	if (nl.opened)
 		return 0;
-	nl.buf = malloc(NL_BUF_SIZE);
+	/* A failed open keeps the buffer for the next attempt (a replayed open
+	 * error is asked again by every command); nl_close frees it. */
+	if (!nl.buf)
+		nl.buf = malloc(NL_BUF_SIZE);
 	if (!nl.buf) {
 		report_error("out of memory", NULL, NULL);
 		return EXIT_RUNTIME;
