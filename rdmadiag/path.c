@@ -1741,20 +1741,38 @@ static void text_row_header(void)
 	out_text("%-39s %-7s %-16s %9s %10s\n", "PEER", "VERDICT", "FAILED STAGE", "P50 US", "BW GB/S");
 }
 
-/* One summary row; a failed peer gets what its failing stage measured and the hint. */
+/* The first stage that warned: what a warn row explains. */
+static const struct stage *warned_stage(const struct peer_run *pr)
+{
+	for (unsigned i = 0; i < pr->nst; i++)
+		if (pr->st[i].r.verdict == V_WARN)
+			return &pr->st[i];
+	return NULL;
+}
+
+/* One summary row; a failed peer gets what its failing stage measured and the
+ * hint, a peer that only warned the same for its first warning (its stage id
+ * too, since the FAILED STAGE column is empty), so a fleet table says why. */
 static void text_row(const struct peer_run *pr)
 {
 	const char *tok = pr->done ? verdict_token(run_verdict(pr)) : "skip";
 	const struct stage *fs = failed_stage(pr);
+	const struct stage *ws = fs ? NULL : warned_stage(pr);
 	char p50[32], bw[32];
 
 	format_measure(p50, sizeof(p50), stage_value(pr, "path.rc_latency", "p50_us"), 2);
 	format_measure(bw, sizeof(bw), run_gbps(pr), 3);
 	out_text("%-39s %s%-7s%s %-16s %9s %10s\n", pr->peer, out_color(tok), pr->done ? tok : "not run",
 		 out_color_reset(), pr->failed ? pr->failed : "-", p50, bw);
-	if (fs)
-		out_text("    %s\n%s%s%s", fs->r.measured, fs->r.hint[0] ? "    hint: " : "", fs->r.hint,
+	if (ws)
+		out_text("    %s: ", ws->r.id);
+	else if (fs)
+		out_text("    ");
+	if (ws || fs) {
+		fs = fs ? fs : ws;
+		out_text("%s\n%s%s%s", fs->r.measured, fs->r.hint[0] ? "    hint: " : "", fs->r.hint,
 			 fs->r.hint[0] ? "\n" : "");
+	}
 }
 
 static void json_run(const struct peer_run *pr)

@@ -392,7 +392,7 @@ static pid_t start_child(const char *work, const struct snap_cmd *c, const char 
 	unsetenv("RDMADIAG_REPLAY");
 	unsetenv("RDMADIAG_RECORD");
 	char *argv[] = { "rdmadiag", "--record", rec, "-d", "-j", (char *)c->object, (char *)c->action,
-			 c->interval ? "--interval" : NULL, (char *)interval, NULL };
+			 c->interval && interval ? "--interval" : NULL, (char *)interval, NULL };
 
 	execv("/proc/self/exe", argv);
 	_exit(127);
@@ -535,7 +535,10 @@ int system_snapshot(struct cmd_ctx *ctx)
 		default_name(file, sizeof(file));
 	if (make_work_dir(work, sizeof(work)))
 		return EXIT_RUNTIME;
-	n = run_commands(work, iv->set ? iv->str : "2", ch);
+	/* Without --interval each command samples at its own default (counter
+	 * check 2 s, system check 1 s), so a plain replay prints what the plain
+	 * command printed live. */
+	n = run_commands(work, iv->set ? iv->str : NULL, ch);
 	rc = n < 0 ? EXIT_RUNTIME : 0;
 	if (!rc)
 		rc = snap_host_inventory(work);
@@ -556,6 +559,6 @@ const struct cmd_opt system_snapshot_opts[] = {
 	  0, COMPLETE_FILE },
 	{ "-o", OPT_STR, "FILE", "same as --output", NULL, 0, 0, COMPLETE_FILE },
 	{ "--redact", OPT_FLAG, NULL, "replace addresses, GIDs, GUIDs, MACs and host names by placeholders" },
-	{ "--interval", OPT_DECIMAL, "S", "seconds between the two counter samples (default 2)", NULL, 0, 60 },
+	{ "--interval", OPT_DECIMAL, "S", "seconds between the two samples of counter check and system check (default: their own, 2 and 1)", NULL, 0, 60 },
 	{ .name = NULL },
 };

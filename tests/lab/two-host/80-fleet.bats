@@ -34,10 +34,15 @@ start_peer_serve() {
 	echo "$output"
 	assert_failure 1
 	assert_line --regexp "^PEER +VERDICT +FAILED STAGE +P50 US +BW GB/S"
-	assert_line --regexp "^$LAB_PEER_IP +pass +- +[0-9]+\.[0-9]+ +[0-9]+\.[0-9]+$"
+	# The lab's virtual link drops a packet now and then (see 40-path.bats):
+	# the live peer may warn, but only for retransmissions its counters saw.
+	assert_line --regexp "^$LAB_PEER_IP +(pass|warn) +- +[0-9]+\.[0-9]+ +[0-9]+\.[0-9]+$"
+	if [[ "$output" =~ $LAB_PEER_IP\ +warn ]]; then
+		assert_line --regexp "^    .*counters: .*retransmissions \+[1-9]"
+	fi
 	assert_line --regexp "^$ABSENT +fail +path.control +- +-$"
 	assert_line --regexp "^    (connecting to $ABSENT port 4792 timed out|host $ABSENT unreachable)"
-	assert_line "2 peers: 1 pass, 0 warn, 1 fail"
+	assert_line --regexp "^2 peers: (1 pass, 0 warn|0 pass, 1 warn), 1 fail$"
 }
 
 @test "-j of two peers: one document, a per-peer array with the single-peer stage schema" {
@@ -49,11 +54,13 @@ start_peer_serve() {
 	printf '%s\n' "$output" >"$LAB_SHARED/fleet-template.json"
 	run jq -er --arg p "$LAB_PEER_IP" --arg a "$ABSENT" '
 		[.host != null, (.peers | length) == 2,
-		 (.peers[0] | .peer == $p and .verdict == "pass" and .bandwidth_gbps > 0 and .latency_p50_us > 0
+		 (.peers[0] | .peer == $p and .bandwidth_gbps > 0 and .latency_p50_us > 0
+		  and (.verdict == "pass" or (.verdict == "warn" and ([.stages[] | select(.verdict == "warn")
+		       | .counters_moved | length > 0] | all)))
 		  and .source != null and ([.stages[].id] | index("path.write_bw")) != null),
 		 (.peers[1] | .peer == $a and .verdict == "fail" and .failed_stage == "path.control"
 		  and .stages[0].verdict == "fail"),
-		 .summary.pass == 1, .summary.fail == 1] | all' <<<"$output"
+		 .summary.pass + .summary.warn == 1, .summary.fail == 1] | all' <<<"$output"
 	assert_success
 }
 
@@ -72,15 +79,16 @@ start_peer_serve() {
 	echo "$output"
 	assert_success
 	assert_line "merged 2 reports"
-	assert_line --regexp "^path test reports: 2; 2 nodes, 2 pairs: 0 fail, 0 warn$"
+	# a warn here is the lab's occasional retransmission (see the first test)
+	assert_line --regexp "^path test reports: 2; 2 nodes, 2 pairs: 0 fail, [012] warn$"
 	me=$(hostname) peer=$(peer_run hostname)
 	# rows: index, node, then one cell per column: the diagonal and a pass with its Gb/s
-	assert_line --regexp "^ +[01] $me +(\\\\ +PASS [0-9.]+|PASS [0-9.]+ +\\\\) *$"
-	assert_line --regexp "^ +[01] $peer +(\\\\ +PASS [0-9.]+|PASS [0-9.]+ +\\\\) *$"
+	assert_line --regexp "^ +[01] $me +(\\\\ +(PASS|WARN) [0-9.]+|(PASS|WARN) [0-9.]+ +\\\\) *$"
+	assert_line --regexp "^ +[01] $peer +(\\\\ +(PASS|WARN) [0-9.]+|(PASS|WARN) [0-9.]+ +\\\\) *$"
 	run "$RD" -j report merge "$dir/a.json" "$dir/b.json"
 	run jq -er --arg me "$me" --arg peer "$peer" '
 		[(.path.pairs | length) == 2,
-		 (.path.pairs | map("\(.from)>\(.to):\(.verdict)") | sort) == (["\($me)>\($peer):pass",
-		   "\($peer)>\($me):pass"] | sort)] | all' <<<"$output"
+		 (.path.pairs | map("\(.from)>\(.to)") | sort) == (["\($me)>\($peer)", "\($peer)>\($me)"] | sort),
+		 (.path.pairs | map(.verdict == "pass" or .verdict == "warn") | all)] | all' <<<"$output"
 	assert_success
 }
