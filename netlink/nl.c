@@ -91,6 +91,16 @@ int nl_parse_nested(const struct nlattr *nest, nl_tb tb)
 	return 0;
 }
 
+int nl_parse_msg(const struct nlmsghdr *nlh, nl_tb tb)
+{
+	memset(tb, 0, sizeof(nl_tb));
+	if (mnl_attr_parse(nlh, 0, attr_cb, tb) < 0) {
+		nl.bad_attrs++;
+		return -EINVAL;
+	}
+	return 0;
+}
+
 /* ---- replies ---- */
 
 struct run_ctx {

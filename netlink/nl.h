@@ -59,6 +59,10 @@ const char *nl_error_msg(void);
  * as an int, so a length over 2 GiB passes and the walk leaves the buffer. */
 bool nl_chunk_ok(const void *buf, size_t len);
 
+/* Parses the attributes of one message (not a reply to a request: a
+ * multicast event) into tb with the same policy; -EINVAL when they overrun
+ * the message (what was parsed before stays in tb). */
+int nl_parse_msg(const struct nlmsghdr *nlh, nl_tb tb);
 /* Parses a nested attribute into tb with the same policy. */
 int nl_parse_nested(const struct nlattr *nest, nl_tb tb);
 /* Number of malformed attributes dropped so far. */

@@ -114,6 +114,8 @@ static const struct policy policy[NL_TB_SIZE] = {
 	[RDMA_NLDEV_SYS_ATTR_NETNS_MODE] = { "SYS_NETNS_MODE", MNL_TYPE_U8, 0 },
 	[RDMA_NLDEV_SYS_ATTR_COPY_ON_FORK] = { "SYS_COPY_ON_FORK", MNL_TYPE_U8, 0 },
 	[RDMA_NLDEV_NET_NS_FD] = { "NET_NS_FD", MNL_TYPE_U32, 0 },
+	P(EVENT_TYPE, U8),
+	[RDMA_NLDEV_SYS_ATTR_MONITOR_MODE] = { "SYS_MONITOR_MODE", MNL_TYPE_U8, 0 },
 };
 
 enum mnl_attr_data_type nl_attr_policy(uint16_t type, uint16_t *exact_len, uint16_t *max_len)

@@ -4,7 +4,8 @@
  * (RDMA_NLDEV_CMD_RES_QP_GET), and `qp watch`, which polls them and reports
  * only what changes. The kernel sends no QP state events, so watch dumps
  * each device once per round and diffs against a hash table keyed by
- * (device, lqpn).
+ * (device, lqpn). The device list is kept by devwatch.c: re-read only after
+ * a monitor event on kernels that send them, else compared every round.
  */
 #include <errno.h>
 #include <signal.h>
@@ -15,6 +16,7 @@
 
 #include "../netlink/res.h"
 #include "../netlink/source.h"
+#include "devwatch.h"
 #include "objects.h"
 #include "output.h"
 #include "qp.h"
@@ -303,8 +305,11 @@ static void check_flags(struct watch *w, struct qp_track *t, const struct rd_res
 static void remember_dev(struct watch *w, const struct rd_res *r)
 {
 	for (int i = 0; i < w->ndevs; i++)
-		if (w->dev_index[i] == r->dev_index)
+		if (w->dev_index[i] == r->dev_index) {
+			if (strcmp(w->dev_name[i], r->dev_name))	/* renamed */
+				snprintf(w->dev_name[i], sizeof(w->dev_name[0]), "%s", r->dev_name);
 			return;
+		}
 	if (w->ndevs < MAX_WATCH_DEVS) {
 		w->dev_index[w->ndevs] = r->dev_index;
 		snprintf(w->dev_name[w->ndevs++], sizeof(w->dev_name[0]), "%s", r->dev_name);
@@ -406,22 +411,43 @@ static void watch_free(struct watch *w)
 /* Sleeps up to `secs`, waking early on SIGINT. */
 static void nap(double secs)
 {
-	struct timespec ts = { (time_t)secs, (long)((secs - (time_t)secs) * 1e9) };
-
-	if (source_clock_replayed())
-		return;
-	while (!stop_requested && nanosleep(&ts, &ts) < 0 && errno == EINTR)
-		;
+	mon_sleep(secs, &stop_requested);
 }
 
-static int watch_round(struct watch *w)
+/* One dump per known device. A dump that fails because its device just
+ * went away is a removal, not an error. */
+static int walk_devs(struct watch *w, struct devwatch *dw)
+{
+	int rc = devwatch_refresh(dw);
+
+	for (int i = 0; !rc && i < dw->n; i++) {
+		uint32_t index = dw->dev[i].index;
+		int err = res_walk_dev(w->q, RD_RES_QP, "lqpn", index, watch_qp, w);
+
+		if (err && devwatch_gone(dw, index)) {
+			i = -1;		/* the list changed: start over, QPs already seen stay seen */
+			continue;
+		}
+		if (err) {
+			rd_report_nl_error("reading RDMA resources from the kernel failed", err);
+			rc = EXIT_RUNTIME;
+		}
+	}
+	return rc;
+}
+
+/* dw NULL: list the devices as every resource command does. */
+static int watch_round(struct watch *w, struct devwatch *dw)
 {
 	w->now = now_sec();
-	int rc = res_walk(w->q, RD_RES_QP, "lqpn", watch_qp, w, NULL);
+	unsigned dev_changes = dw ? dw->changes : 0;
+	int rc = dw ? walk_devs(w, dw) : res_walk(w->q, RD_RES_QP, "lqpn", watch_qp, w, NULL);
 
 	if (rc)
 		return rc;
 	sweep(w);
+	if (dw && dw->changes != dev_changes)
+		w->last_change = w->now;
 	w->round++;
 	return EXIT_OK;
 }
@@ -450,10 +476,10 @@ int qp_sample_judge(const struct res_query *q, double interval, qp_flag_fn fn, v
 	if (rc)
 		return rc;
 	w.t0 = w.last_change = now_sec();
-	rc = watch_round(&w);
+	rc = watch_round(&w, NULL);
 	if (!rc) {
 		nap(interval);
-		rc = watch_round(&w);
+		rc = watch_round(&w, NULL);
 	}
 	*nqps = w.nqps;
 	watch_free(&w);
@@ -464,6 +490,7 @@ static int qp_watch(struct cmd_ctx *ctx)
 {
 	struct res_query q;
 	struct watch w = { .q = &q };
+	struct devwatch dw;
 	const struct opt_value *count = ctx_opt(ctx, "--count");
 	const struct opt_value *stable = ctx_opt(ctx, "--until-stable");
 	double interval = ctx_opt(ctx, "--interval")->set ? ctx_opt(ctx, "--interval")->dbl : 1.0;
@@ -483,16 +510,23 @@ static int qp_watch(struct cmd_ctx *ctx)
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
 	w.t0 = w.last_change = now_sec();
-	while (!stop_requested) {
-		rc = watch_round(&w);
+	rc = devwatch_start(&dw, q.has_dev ? q.sel.dev : NULL, w.t0, now_sec);
+	while (!rc && !stop_requested) {
+		unsigned dev_changes;
+
+		rc = watch_round(&w, &dw);
 		if (rc)
 			break;
 		if (count->set && w.round >= count->num)
 			break;
 		if (stable->set && w.now - w.last_change >= stable->dbl)
 			break;
-		nap(interval);
+		dev_changes = dw.changes;
+		devwatch_wait(&dw, interval, &stop_requested);
+		if (dw.changes != dev_changes)
+			w.last_change = now_sec();
 	}
+	devwatch_stop(&dw);
 	watch_free(&w);
 	if (rc)
 		return rc;

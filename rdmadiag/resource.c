@@ -263,14 +263,21 @@ static int filtered_cb(const struct rd_res *r, void *data)
 	return res_query_match(f->q, r) ? f->cb(r, f->data) : 0;
 }
 
+int res_walk_dev(const struct res_query *q, enum rd_res_kind kind, const char *id_key, uint32_t dev_index,
+		 rd_res_cb cb, void *data)
+{
+	struct filtered f = { q, cb, data };
+	uint32_t id = 0;
+	bool one = id_key && res_query_single_id(q, id_key, &id);
+
+	return rd_res_each(kind, dev_index, one, id, filtered_cb, &f);
+}
+
 int res_walk(const struct res_query *q, enum rd_res_kind kind, const char *id_key, rd_res_cb cb, void *data,
 	     int *ndevs)
 {
 	struct dev_list devs = { 0 };
-	struct filtered f = { q, cb, data };
 	const char *dev = q->has_dev ? q->sel.dev : NULL;
-	uint32_t id = 0;
-	bool one = id_key && res_query_single_id(q, id_key, &id);
 	int err;
 
 	err = rd_dev_each(dev, collect_dev, &devs);
@@ -279,7 +286,7 @@ int res_walk(const struct res_query *q, enum rd_res_kind kind, const char *id_ke
 	if (ndevs)
 		*ndevs = devs.n;
 	for (int i = 0; i < devs.n; i++) {
-		err = rd_res_each(kind, devs.index[i], one, id, filtered_cb, &f);
+		err = res_walk_dev(q, kind, id_key, devs.index[i], cb, data);
 		if (err) {
 			rd_report_nl_error("reading RDMA resources from the kernel failed", err);
 			return EXIT_RUNTIME;

@@ -65,6 +65,11 @@ const char *res_comm(const struct rd_res *r);
 int res_walk(const struct res_query *q, enum rd_res_kind kind, const char *id_key, rd_res_cb cb, void *data,
 	     int *ndevs);
 
+/* The same for one device the caller already knows (qp watch keeps its own
+ * device list). Reports nothing; returns 0 or -errno. */
+int res_walk_dev(const struct res_query *q, enum rd_res_kind kind, const char *id_key, uint32_t dev_index,
+		 rd_res_cb cb, void *data);
+
 /* Shared fields: "rxe0/1:" head (text; "link rxe0/1" when not as_head) or
  * dev + port (JSON), then the owner. */
 void res_out_link(const struct rd_res *r, bool as_head);

@@ -1,0 +1,254 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* Device list of a watch, from monitor events or polling; see devwatch.h. */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "common.h"
+#include "devwatch.h"
+#include "output.h"
+#include "rdmadiag.h"
+
+enum { D_EVENT, D_TIME, D_DEV, D_PORT, D_OLD_DEV, D_DEV_INDEX, D_NETDEV, D_NETDEV_INDEX, D_SOURCE, D_MODE, D_REASON };
+
+static const struct field dev_fields[] = {
+	[D_EVENT] = { "event", NULL, FT_TOKEN, FF_HEAD, NULL },
+	[D_TIME] = { "time", NULL, FT_DOUBLE, 0, NULL },
+	[D_DEV] = { "dev", NULL, FT_STR, 0, NULL },
+	[D_PORT] = { "port", NULL, FT_U64, 0, NULL },
+	[D_OLD_DEV] = { "old_dev", "from", FT_STR, 0, NULL },
+	[D_DEV_INDEX] = { "dev_index", "index", FT_U64, FF_DETAIL, NULL },
+	[D_NETDEV] = { "netdev", NULL, FT_STR, 0, NULL },
+	[D_NETDEV_INDEX] = { "netdev_index", NULL, FT_U64, FF_DETAIL, NULL },
+	[D_SOURCE] = { "source", NULL, FT_TOKEN, FF_DETAIL, NULL },	/* "netlink" or "poll" */
+	[D_MODE] = { "mode", NULL, FT_TOKEN, 0, NULL },			/* "events" or "poll" */
+	[D_REASON] = { "reason", NULL, FT_STR, 0, NULL },
+};
+
+struct devlist {
+	int n;
+	struct {
+		uint32_t index;
+		char name[RD_NAME_LEN];
+	} dev[DEVWATCH_MAX];
+};
+
+static const char *cached_name(const struct devwatch *dw, uint32_t index)
+{
+	for (int i = 0; i < dw->n; i++)
+		if (dw->dev[i].index == index)
+			return dw->dev[i].name;
+	return NULL;
+}
+
+/* Events of other devices are left out when the watch is limited to one. */
+static bool wanted(const struct devwatch *dw, const char *name, const char *old_name)
+{
+	return !dw->only || (name && !strcmp(name, dw->only)) || (old_name && !strcmp(old_name, dw->only));
+}
+
+static void event_begin(struct devwatch *dw, const char *event)
+{
+	dw->changes++;
+	out_obj_begin(NULL);
+	out_token(&dev_fields[D_EVENT], event);
+	out_double(&dev_fields[D_TIME], dw->clock() - dw->t0, 3);
+}
+
+static void event_end(const char *source)
+{
+	out_token(&dev_fields[D_SOURCE], source);
+	out_obj_end();
+	fflush(stdout);
+}
+
+/* ---- reading the list ---- */
+
+static int collect(const struct rd_dev *d, void *data)
+{
+	struct devlist *l = data;
+
+	if (l->n < DEVWATCH_MAX) {
+		l->dev[l->n].index = d->index;
+		snprintf(l->dev[l->n++].name, RD_NAME_LEN, "%s", d->name);
+	}
+	return 0;
+}
+
+/* -ENODEV (the watched device is not there) is an empty list. */
+static int read_list(const struct devwatch *dw, struct devlist *l)
+{
+	int err;
+
+	l->n = 0;
+	err = rd_dev_each(dw->only, collect, l);
+	return err == -ENODEV && dw->only ? 0 : err;
+}
+
+static int find(const struct devlist *l, uint32_t index)
+{
+	for (int i = 0; i < l->n; i++)
+		if (l->dev[i].index == index)
+			return i;
+	return -1;
+}
+
+/* Prints what polling saw change between the kept list and l. Indexes are
+ * never reused by the kernel, so a device deleted and created again under
+ * the same name is a removal and an addition. */
+static void print_diff(struct devwatch *dw, const struct devlist *l)
+{
+	for (int i = 0; i < dw->n; i++) {
+		int j = find(l, dw->dev[i].index);
+
+		if (j < 0) {
+			event_begin(dw, "dev_removed");
+			out_str(&dev_fields[D_DEV], dw->dev[i].name);
+			out_u64(&dev_fields[D_DEV_INDEX], dw->dev[i].index);
+			event_end("poll");
+		} else if (strcmp(l->dev[j].name, dw->dev[i].name)) {
+			event_begin(dw, "dev_renamed");
+			out_str(&dev_fields[D_DEV], l->dev[j].name);
+			out_str(&dev_fields[D_OLD_DEV], dw->dev[i].name);
+			out_u64(&dev_fields[D_DEV_INDEX], l->dev[j].index);
+			event_end("poll");
+		}
+	}
+	for (int j = 0; j < l->n; j++) {
+		if (cached_name(dw, l->dev[j].index))
+			continue;
+		event_begin(dw, "dev_added");
+		out_str(&dev_fields[D_DEV], l->dev[j].name);
+		out_u64(&dev_fields[D_DEV_INDEX], l->dev[j].index);
+		event_end("poll");
+	}
+}
+
+static void keep(struct devwatch *dw, const struct devlist *l)
+{
+	dw->n = l->n;
+	memcpy(dw->dev, l->dev, sizeof(l->dev[0]) * (size_t)l->n);
+	dw->dirty = false;
+}
+
+int devwatch_refresh(struct devwatch *dw)
+{
+	struct devlist l;
+	int err;
+
+	/* the list devwatch_start() read serves the first round */
+	if ((dw->mode == MON_EVENTS && !dw->dirty) || dw->fresh) {
+		dw->fresh = false;
+		return EXIT_OK;
+	}
+	err = read_list(dw, &l);
+	if (err)
+		return report_dev_error(dw->only, err);
+	/* events said what changed; after lost or unknown ones the list says it */
+	if (dw->mode == MON_POLL || dw->resync)
+		print_diff(dw, &l);
+	dw->resync = false;
+	keep(dw, &l);
+	return EXIT_OK;
+}
+
+bool devwatch_gone(struct devwatch *dw, uint32_t index)
+{
+	struct devlist l;
+
+	if (read_list(dw, &l) || find(&l, index) >= 0)
+		return false;
+	/* polling prints the removal; with events the kernel's own event does */
+	if (dw->mode == MON_POLL)
+		print_diff(dw, &l);
+	keep(dw, &l);
+	return true;
+}
+
+/* ---- events ---- */
+
+static void print_monitor_event(struct devwatch *dw, const struct mon_event *ev, const char *token)
+{
+	const char *cached = ev->has_dev_index ? cached_name(dw, ev->dev_index) : NULL;
+	const char *name = ev->dev_name ? ev->dev_name : cached;
+	bool renamed = ev->type == RD_MON_RENAME && cached && name && strcmp(cached, name);
+
+	if (!wanted(dw, name, renamed ? cached : NULL))
+		return;
+	event_begin(dw, token);
+	out_str(&dev_fields[D_DEV], name);
+	if (ev->has_port)
+		out_u64(&dev_fields[D_PORT], ev->port);
+	if (renamed)
+		out_str(&dev_fields[D_OLD_DEV], cached);
+	if (ev->has_dev_index)
+		out_u64(&dev_fields[D_DEV_INDEX], ev->dev_index);
+	out_str(&dev_fields[D_NETDEV], ev->ndev_name);
+	if (ev->has_ndev_index)
+		out_u64(&dev_fields[D_NETDEV_INDEX], ev->ndev_index);
+	event_end("netlink");
+}
+
+static void on_event(const struct mon_event *ev, void *data)
+{
+	struct devwatch *dw = data;
+	const char *token = mon_event_token(ev->type);
+
+	/* An event type newer than this code: something changed, unknown what. */
+	if (!token) {
+		dw->dirty = dw->resync = true;
+		return;
+	}
+	print_monitor_event(dw, ev, token);
+	if (ev->type == RD_MON_REGISTER || ev->type == RD_MON_UNREGISTER || ev->type == RD_MON_RENAME)
+		dw->dirty = true;
+}
+
+void devwatch_wait(struct devwatch *dw, double secs, volatile sig_atomic_t *stop)
+{
+	if (mon_wait(secs, on_event, dw, stop) < 0)
+		dw->dirty = dw->resync = true;	/* events were lost: read the list again */
+}
+
+/* ---- start, stop ---- */
+
+static void print_mode(struct devwatch *dw, const char *why)
+{
+	if (!g_opts.details)
+		return;
+	out_obj_begin(NULL);
+	out_token(&dev_fields[D_EVENT], "device_watch");
+	out_double(&dev_fields[D_TIME], 0, 3);
+	out_token(&dev_fields[D_MODE], dw->mode == MON_EVENTS ? "events" : "poll");
+	out_str(&dev_fields[D_REASON], why);
+	out_obj_end();
+	fflush(stdout);
+}
+
+int devwatch_start(struct devwatch *dw, const char *only, double t0, double (*clock)(void))
+{
+	char why[160];
+	struct devlist l;
+	int err;
+
+	l.n = 0;
+	memset(dw, 0, sizeof(*dw));
+	dw->only = only;
+	dw->t0 = t0;
+	dw->clock = clock;
+	/* join before the first read: a device added in between is not missed */
+	dw->mode = mon_open(why, sizeof(why));
+	print_mode(dw, why);
+	err = rd_dev_each(only, collect, &l);
+	if (err)
+		return report_dev_error(only, err);
+	keep(dw, &l);
+	dw->fresh = true;
+	return EXIT_OK;
+}
+
+void devwatch_stop(struct devwatch *dw)
+{
+	(void)dw;
+	mon_close();
+}

@@ -1,0 +1,51 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * The device list of a watch (qp watch), kept up to date at low cost: with
+ * RDMA netlink monitor events (Linux 6.12+) it is re-read only after an event
+ * says it changed; without them every round re-reads it (one device dump)
+ * and compares. Either way the changes come out as events in the watch's
+ * stream: dev_added, dev_removed, dev_renamed, netdev_attached,
+ * netdev_detached, netdev_renamed.
+ */
+#ifndef RDMADIAG_DEVWATCH_H
+#define RDMADIAG_DEVWATCH_H
+
+#include <signal.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "../netlink/monitor.h"
+#include "../netlink/rdma.h"
+
+#define DEVWATCH_MAX 64
+
+struct devwatch {
+	const char *only;		/* the device the watch is limited to, or NULL */
+	enum mon_mode mode;
+	bool dirty;			/* re-read the list at the next refresh */
+	bool resync;			/* events were lost: print what the re-read shows */
+	bool fresh;			/* just read: the next refresh need not */
+	unsigned changes;		/* device events printed so far */
+	double t0;			/* event times are relative to it */
+	double (*clock)(void);		/* seconds; the watch's replayable clock */
+	int n;
+	struct {
+		uint32_t index;
+		char name[RD_NAME_LEN];
+	} dev[DEVWATCH_MAX];
+};
+
+/* Reads the device list and chooses the mode (-d prints which). Returns an
+ * exit code; a named device that does not exist is reported here. */
+int devwatch_start(struct devwatch *dw, const char *only, double t0, double (*clock)(void));
+/* Before a round: polling re-reads and compares, events mode re-reads only
+ * when an event asked for it. Returns an exit code. */
+int devwatch_refresh(struct devwatch *dw);
+/* Between rounds: waits secs, printing device events as they come. */
+void devwatch_wait(struct devwatch *dw, double secs, volatile sig_atomic_t *stop);
+/* A device dump failed: whether that device is gone now (then the list is
+ * already updated and its removal printed). */
+bool devwatch_gone(struct devwatch *dw, uint32_t index);
+void devwatch_stop(struct devwatch *dw);
+
+#endif
