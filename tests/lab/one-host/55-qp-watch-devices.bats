@@ -1,0 +1,87 @@
+#!/usr/bin/env bats
+# qp watch notices RDMA devices coming and going: `rdma link add/delete` of a
+# second rxe device. The lab kernel (Debian 12, 6.1) sends no RDMA netlink
+# monitor events, so this proves the polling fallback; a 6.12+ kernel would
+# take the events path (mode events) and must report the same changes.
+
+load '/usr/lib/bats/bats-support/load'
+load '/usr/lib/bats/bats-assert/load'
+
+RD=${RDMADIAG_BIN:-rdmadiag/rdmadiag}
+NIC2=rxenet9
+RXE2=rxe9
+
+setup() {
+	[ "${LAB:-}" = 1 ] || skip "lab only (tests/lab/lab.sh)"
+	ip link add "$NIC2" type dummy
+	ip link set "$NIC2" up
+}
+
+teardown() {
+	[ -z "${WPID:-}" ] || kill "$WPID" 2>/dev/null || true
+	rdma link delete "$RXE2" 2>/dev/null || true
+	ip link delete "$NIC2" 2>/dev/null || true
+}
+
+# expected mode: events when the kernel says it sends them
+expected_mode() {
+	if rdma sys 2>/dev/null | grep -q 'monitor on'; then echo events; else echo poll; fi
+}
+
+# wait_for JQ_FILTER: until a line of the watch's output matches (at most 20 s)
+wait_for() {
+	for _ in $(seq 200); do
+		jq -e "select($1)" "$BATS_TEST_TMPDIR/out" >/dev/null 2>&1 && return 0
+		sleep 0.1
+	done
+	cat "$BATS_TEST_TMPDIR/out"
+	return 1
+}
+
+@test "qp watch reports rdma link add and delete of a second device, in the mode the kernel allows" {
+	"$RD" -d -j qp watch --interval 0.3 >"$BATS_TEST_TMPDIR/out" 2>"$BATS_TEST_TMPDIR/err" &
+	WPID=$!
+	wait_for '.event == "device_watch"'
+	mode=$(jq -r 'select(.event == "device_watch") | .mode' "$BATS_TEST_TMPDIR/out")
+	jq -r 'select(.event == "device_watch") | .reason' "$BATS_TEST_TMPDIR/out"
+	[ "$mode" = "$(expected_mode)" ]
+	sleep 0.5	# a few rounds with the device list unchanged: no device events
+	[ -z "$(jq -r 'select(.event | test("^dev_"))' "$BATS_TEST_TMPDIR/out")" ]
+
+	rdma link add "$RXE2" type rxe netdev "$NIC2"
+	wait_for ".event == \"dev_added\" and .dev == \"$RXE2\""
+	idx=$(rdma -j dev show "$RXE2" | jq '.[0].ifindex')
+	[ "$(jq -r "select(.event == \"dev_added\") | \"\(.dev_index) \(.source)\"" "$BATS_TEST_TMPDIR/out")" \
+		= "$idx $([ "$mode" = events ] && echo netlink || echo poll)" ]
+
+	rdma link delete "$RXE2"
+	wait_for ".event == \"dev_removed\" and .dev == \"$RXE2\""
+	kill -INT "$WPID"
+	wait "$WPID"	# exit 0: nothing flagged, SIGINT is a clean end
+	WPID=
+	cat "$BATS_TEST_TMPDIR/out"
+	jq -e . "$BATS_TEST_TMPDIR/out" >/dev/null
+	[ ! -s "$BATS_TEST_TMPDIR/err" ]
+	# exactly one of each, in order
+	[ "$(jq -r 'select(.event | test("^dev_")) | .event' "$BATS_TEST_TMPDIR/out" | tr '\n' ' ')" \
+		= "dev_added dev_removed " ]
+}
+
+@test "a watch recorded across link add/delete replays the same device events" {
+	rec=$BATS_TEST_TMPDIR/rec
+	"$RD" --record "$rec" -j qp watch --interval 0.3 --count 12 >"$BATS_TEST_TMPDIR/live" &
+	WPID=$!
+	sleep 0.8
+	rdma link add "$RXE2" type rxe netdev "$NIC2"
+	sleep 1
+	rdma link delete "$RXE2"
+	wait "$WPID"
+	WPID=
+	live=$(jq -r 'select(.event | test("^dev_")) | "\(.event) \(.dev) \(.source)"' "$BATS_TEST_TMPDIR/live")
+	echo "live: $live"
+	[ "$(wc -l <<<"$live")" -eq 2 ]
+	run "$RD" --replay "$rec" -j qp watch --interval 0 --count 12
+	assert_success
+	replayed=$(jq -r 'select(.event | test("^dev_")) | "\(.event) \(.dev) \(.source)"' <<<"$output")
+	[ "$replayed" = "$live" ]
+}
