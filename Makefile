@@ -15,7 +15,8 @@ ZSHCOMPDIR ?= $(PREFIX)/share/zsh/vendor-completions
 CC ?= gcc
 PKGS := libmnl libibverbs librdmacm libkmod
 PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
-PKG_LIBS := $(shell pkg-config --libs $(PKGS) 2>/dev/null)
+# libkmod is dlopen()ed where a check needs it (link_checks.c): headers only.
+PKG_LIBS := $(shell pkg-config --libs $(filter-out libkmod,$(PKGS)) 2>/dev/null) -ldl
 
 CFLAGS ?= -O2 -g
 # snprintf truncation is how this code bounds strings on purpose, hence no format-truncation.

@@ -9,6 +9,7 @@
 
 #include "gid.h"
 #include "sysfs.h"
+#include "../verbs/verbs.h"
 
 #define GID_MAX_ENTRIES 4096
 
@@ -67,6 +68,30 @@ struct read_ctx {
 	unsigned cap;
 };
 
+/* Type, IP and the rest of a used slot, once raw/text/type/ndev are in. */
+static void complete_entry(struct gid_entry *g, bool ethernet)
+{
+	if (g->type == GID_TYPE_UNKNOWN && !ethernet)
+		g->type = GID_TYPE_IB;
+	if (g->type == GID_TYPE_ROCE_V1 || g->type == GID_TYPE_ROCE_V2)
+		decode_ip(g);
+}
+
+static int append(struct read_ctx *c, const struct gid_entry *g)
+{
+	if (c->t->n == c->cap) {
+		unsigned ncap = c->cap ? 2 * c->cap : 16;
+		struct gid_entry *e = realloc(c->t->e, ncap * sizeof(*e));
+
+		if (!e)
+			return -1;
+		c->t->e = e;
+		c->cap = ncap;
+	}
+	c->t->e[c->t->n++] = *g;
+	return 0;
+}
+
 static int add_entry(const char *name, void *data)
 {
 	struct read_ctx *c = data;
@@ -89,21 +114,39 @@ static int add_entry(const char *name, void *data)
 			g.type = parse_type(buf, c->t->ethernet);
 		if (fs_readf(buf, sizeof(buf), "%s/gid_attrs/ndevs/%lu", c->base, idx) >= 0)
 			snprintf(g.ndev, sizeof(g.ndev), "%s", buf);
-		if (g.type == GID_TYPE_UNKNOWN && !c->t->ethernet)
-			g.type = GID_TYPE_IB;
-		if (g.type == GID_TYPE_ROCE_V1 || g.type == GID_TYPE_ROCE_V2)
-			decode_ip(&g);
+		complete_entry(&g, c->t->ethernet);
 	}
-	if (c->t->n == c->cap) {
-		unsigned ncap = c->cap ? 2 * c->cap : 16;
-		struct gid_entry *e = realloc(c->t->e, ncap * sizeof(*e));
+	return append(c, &g);
+}
 
-		if (!e)
-			return -1;
-		c->t->e = e;
-		c->cap = ncap;
+/* The used slots from one libibverbs query (what sysfs gives slot by slot).
+ * Returns 0, or -errno when the caller should read sysfs instead. */
+static int read_verbs(const char *dev, unsigned port, struct read_ctx *c)
+{
+	struct vb_gid *v;
+	int n = vb_gid_table(dev, port, &v);
+
+	if (n < 0)
+		return n;
+	for (int i = 0; i < n; i++) {
+		struct gid_entry g = { .index = v[i].index };
+
+		if (v[i].index >= GID_MAX_ENTRIES || gid_parse(v[i].text, g.raw) || all_zero(g.raw, sizeof(g.raw)))
+			continue;
+		snprintf(g.text, sizeof(g.text), "%s", v[i].text);
+		/* verbs names the type as sysfs does: IB and RoCE v1 are one kernel type */
+		if (v[i].type == 2)
+			g.type = GID_TYPE_ROCE_V2;
+		else if (v[i].type <= 1)
+			g.type = c->t->ethernet ? GID_TYPE_ROCE_V1 : GID_TYPE_IB;
+		snprintf(g.ndev, sizeof(g.ndev), "%s", v[i].ndev);
+		complete_entry(&g, c->t->ethernet);
+		if (append(c, &g)) {
+			free(v);
+			return -ENOMEM;
+		}
 	}
-	c->t->e[c->t->n++] = g;
+	free(v);
 	return 0;
 }
 
@@ -126,10 +169,16 @@ int gid_table_read(const char *dev, unsigned port, bool with_empty, struct gid_t
 	snprintf(base, sizeof(base), "/sys/class/infiniband/%s/ports/%u", dev, port);
 	if (fs_readf(ll, sizeof(ll), "%s/link_layer", base) >= 0)
 		t->ethernet = !strcmp(ll, "Ethernet");
+	/* Empty slots (gid show -d) are only in sysfs. */
+	if (!with_empty && read_verbs(dev, port, &c) == 0)
+		goto sort;
+	gid_table_free(t);
+	c.cap = 0;
 	snprintf(dir, sizeof(dir), "%s/gids", base);
 	n = fs_list(dir, add_entry, &c);
 	if (n < 0)
 		return n;
+sort:
 	/* fs_list sorts by name ("10" < "2"): order by number */
 	if (t->n > 1)
 		qsort(t->e, t->n, sizeof(*t->e), cmp_index);

@@ -250,6 +250,19 @@ static void learn_hw_address(struct redactor *r, const char *text)
 		learn_addr16(r, b + 4);	/* IPoIB: QPN, then the port GID */
 }
 
+/* verbs/DEV.portN.gids: "INDEX GID TYPE NDEV" lines (verbs.c), the GIDs a
+ * GID table query gave instead of sysfs gids/N. */
+static void learn_verbs_gids(struct redactor *r, const char *text)
+{
+	for (const char *l = text; l && *l; l = strchr(l, '\n') ? strchr(l, '\n') + 1 : NULL) {
+		unsigned char b[16];
+		char gid[64];
+
+		if (sscanf(l, "%*u %63s", gid) == 1 && parse_colon_hex(gid, b, 16, 4) == 16)
+			learn_addr16(r, b);
+	}
+}
+
 void redact_learn(struct redactor *r, const char *path, const unsigned char *data, size_t len)
 {
 	const char *text = (const char *)data;
@@ -268,6 +281,8 @@ void redact_learn(struct redactor *r, const char *path, const unsigned char *dat
 	else if (strstr(path, "/fs/sys/class/infiniband/") && strstr(path, "/gids/") &&
 		 parse_colon_hex(text, b, 16, 4) == 16)
 		learn_addr16(r, b);
+	else if (strstr(path, "/verbs/") && ends_with(path, ".gids"))
+		learn_verbs_gids(r, text);
 }
 
 struct redactor *redact_new(void)

@@ -5,6 +5,7 @@
 #include <stddef.h>
 #include <infiniband/verbs.h>
 #include <limits.h>
+#include <net/if.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,10 +13,17 @@
 #include "../netlink/source.h"
 #include "verbs.h"
 
+#define VB_MAX_OPEN 16
+
 static struct {
 	struct ibv_device **list;
 	int n;
 	bool loaded;
+	/* Contexts stay open until vb_close: link check asks each device
+	 * several times (ports, GID tables), and an open costs a uverbs
+	 * context allocation in the kernel each time. */
+	int nopen;
+	struct ibv_context *open[VB_MAX_OPEN];
 } vb;
 
 static int load_list(void)
@@ -29,21 +37,44 @@ static int load_list(void)
 
 void vb_close(void)
 {
+	for (int i = 0; i < vb.nopen; i++)
+		ibv_close_device(vb.open[i]);
+	vb.nopen = 0;
 	if (vb.list)
 		ibv_free_device_list(vb.list);
 	vb.list = NULL;
 	vb.loaded = false;
 }
 
+/* The context of dev, cached for the first VB_MAX_OPEN devices; NULL with
+ * errno set. Hand it back with release_dev(). */
 static struct ibv_context *open_dev(const char *dev)
 {
+	struct ibv_context *ctx;
+
+	for (int i = 0; i < vb.nopen; i++)
+		if (!strcmp(ibv_get_device_name(vb.open[i]->device), dev))
+			return vb.open[i];
 	if (load_list())
 		return NULL;
-	for (int i = 0; i < vb.n; i++)
-		if (!strcmp(ibv_get_device_name(vb.list[i]), dev))
-			return ibv_open_device(vb.list[i]);
+	for (int i = 0; i < vb.n; i++) {
+		if (strcmp(ibv_get_device_name(vb.list[i]), dev))
+			continue;
+		ctx = ibv_open_device(vb.list[i]);
+		if (ctx && vb.nopen < VB_MAX_OPEN)
+			vb.open[vb.nopen++] = ctx;
+		return ctx;
+	}
 	errno = ENODEV;
 	return NULL;
+}
+
+static void release_dev(struct ibv_context *ctx)
+{
+	for (int i = 0; i < vb.nopen; i++)
+		if (vb.open[i] == ctx)
+			return;
+	ibv_close_device(ctx);
 }
 
 /* ---- key=value records ---- */
@@ -173,7 +204,7 @@ int vb_query_device(const char *dev, struct vb_device *out)
 		return -errno;
 	int r = ibv_query_device(ctx, &a);
 
-	ibv_close_device(ctx);
+	release_dev(ctx);
 	if (r)
 		return -r;
 	snprintf(out->fw_ver, sizeof(out->fw_ver), "%s", a.fw_ver);
@@ -215,7 +246,7 @@ int vb_query_port(const char *dev, unsigned port, struct vb_port *out)
 		return -errno;
 	int r = ibv_query_port(ctx, (uint8_t)port, &a);
 
-	ibv_close_device(ctx);
+	release_dev(ctx);
 	if (r)
 		return -r;
 	out->state = a.state;
@@ -234,6 +265,127 @@ int vb_query_port(const char *dev, unsigned port, struct vb_port *out)
 	if (source_recording())
 		save_kv(rel, port_keys, out, NULL);
 	return 0;
+}
+
+/* ---- GID table ---- */
+
+static void gid_text(const union ibv_gid *g, char *buf, size_t len)
+{
+	const uint8_t *b = g->raw;
+
+	snprintf(buf, len, "%02x%02x:%02x%02x:%02x%02x:%02x%02x:%02x%02x:%02x%02x:%02x%02x:%02x%02x", b[0], b[1],
+		 b[2], b[3], b[4], b[5], b[6], b[7], b[8], b[9], b[10], b[11], b[12], b[13], b[14], b[15]);
+}
+
+/* Every port's entries at once; grows the buffer while the kernel finds it short. */
+static ssize_t query_gid_entries(struct ibv_context *ctx, struct ibv_gid_entry **out)
+{
+	for (size_t cap = 1024; cap <= 65536; cap *= 4) {
+		struct ibv_gid_entry *e = calloc(cap, sizeof(*e));
+		ssize_t n;
+
+		if (!e)
+			return -ENOMEM;
+		n = ibv_query_gid_table(ctx, e, cap, 0);
+		if (n >= 0) {
+			*out = e;
+			return n;
+		}
+		free(e);
+		if (n != -EINVAL && n != -ENOSPC)
+			return n;
+	}
+	return -ENOSPC;
+}
+
+static void save_gids(const char *rel, const struct vb_gid *g, int n)
+{
+	source_save(rel, "", 0, false);
+	for (int i = 0; i < n; i++) {
+		char line[160];
+		int len = snprintf(line, sizeof(line), "%u %s %u %s\n", g[i].index, g[i].text, g[i].type,
+				   g[i].ndev[0] ? g[i].ndev : "-");
+
+		source_save(rel, line, (size_t)len, true);
+	}
+}
+
+/* "INDEX GID TYPE NDEV" lines, NDEV "-" for none */
+static int load_gids(const char *rel, struct vb_gid **out)
+{
+	char line[256];
+	FILE *fp = source_open(rel);
+	struct vb_gid *g = NULL;
+	int n = 0, cap = 0;
+
+	if (!fp)
+		return -ENODEV;
+	while (fgets(line, sizeof(line), fp)) {
+		struct vb_gid e = { 0 };
+
+		if (sscanf(line, "%u %39s %u %63s", &e.index, e.text, &e.type, e.ndev) != 4)
+			continue;
+		if (!strcmp(e.ndev, "-"))
+			e.ndev[0] = '\0';
+		if (n == cap) {
+			struct vb_gid *ng = realloc(g, (cap = cap ? 2 * cap : 16) * sizeof(*g));
+
+			if (!ng) {
+				n = -ENOMEM;
+				break;
+			}
+			g = ng;
+		}
+		g[n++] = e;
+	}
+	fclose(fp);
+	if (n < 0)
+		free(g);
+	else
+		*out = g;
+	return n;
+}
+
+int vb_gid_table(const char *dev, unsigned port, struct vb_gid **out)
+{
+	char rel[PATH_MAX];
+	struct ibv_gid_entry *e = NULL;
+	struct ibv_context *ctx;
+	struct vb_gid *g;
+	ssize_t total;
+	int n = 0;
+
+	*out = NULL;
+	snprintf(rel, sizeof(rel), "verbs/%s.port%u.gids", dev, port);
+	if (source_replaying())
+		return load_gids(rel, out);
+	ctx = open_dev(dev);
+	if (!ctx)
+		return -errno;
+	total = query_gid_entries(ctx, &e);
+	release_dev(ctx);
+	if (total < 0)
+		return (int)total;
+	g = calloc(total ? (size_t)total : 1, sizeof(*g));
+	if (!g) {
+		free(e);
+		return -ENOMEM;
+	}
+	for (ssize_t i = 0; i < total; i++) {
+		if (e[i].port_num != port)
+			continue;
+		g[n].index = e[i].gid_index;
+		g[n].type = e[i].gid_type;
+		gid_text(&e[i].gid, g[n].text, sizeof(g[n].text));
+		if (e[i].ndev_ifindex && !if_indextoname(e[i].ndev_ifindex, g[n].ndev))
+			g[n].ndev[0] = '\0';
+		n++;
+	}
+	free(e);
+	if (source_recording())
+		save_gids(rel, g, n);
+	*out = g;
+	return n;
 }
 
 /* ---- decoding ---- */

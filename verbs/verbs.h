@@ -32,6 +32,20 @@ struct vb_device {
 	uint64_t node_guid, sys_image_guid;	/* host byte order */
 };
 
+/* One used GID slot as ibv_query_gid_table() gives it. */
+struct vb_gid {
+	unsigned index;
+	unsigned type;		/* enum ibv_gid_type: 0 IB, 1 RoCE v1, 2 RoCE v2 */
+	char text[40];		/* as sysfs gids/N shows it: "fe80:0000:...:3456" */
+	char ndev[64];		/* "" when none */
+};
+
+/* The used GID slots of DEV/PORT in one query, instead of a sysfs read per
+ * slot (rxe has 1024). *out is malloc'ed. Returns the count or -errno:
+ * -ENODEV when libibverbs lacks the device or a replayed fixture has no
+ * such record (older recordings hold the sysfs files instead). */
+int vb_gid_table(const char *dev, unsigned port, struct vb_gid **out);
+
 /* Names of the devices libibverbs sees; returns the count or -errno. */
 int vb_device_names(char names[][64], int max);
 /* 0, -ENODEV if libibverbs does not know dev, or -errno. */

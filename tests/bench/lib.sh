@@ -1,15 +1,16 @@
 # Shared by the lab benchmarks (sourced): timing and a QP holder.
 # shellcheck shell=bash
 
-now() { date +%s.%N; }
+# Seconds from bash itself (no `date` process whose start-up would be timed too).
+now() { echo "$EPOCHREALTIME"; }
 
 # wall CMD...: median wall seconds of RUNS (default 5) runs, stdout discarded
 wall() {
 	local i t0 t1 runs=${RUNS:-5}
 	for ((i = 0; i < runs; i++)); do
-		t0=$(now)
+		t0=$EPOCHREALTIME
 		"$@" >/dev/null 2>&1
-		t1=$(now)
+		t1=$EPOCHREALTIME
 		awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.4f\n", b - a }'
 	done | sort -n | sed -n "$(((runs + 1) / 2))p"
 }

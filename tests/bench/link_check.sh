@@ -18,7 +18,9 @@ first_nic() {
 }
 NIC=${LAB_NIC:-$(first_nic)}
 
-now() { date +%s%N; }
+# Wall clock in microseconds from bash itself: a `date` process per reading
+# would add its own start-up (~50 ms in the lab VM) to every measurement.
+now_us() { now=${EPOCHREALTIME/./}; }
 
 shell_sequence() {
 	ibv_devinfo -v
@@ -38,10 +40,11 @@ median() { sort -n | awk '{ a[NR] = $1 } END { print a[int((NR + 1) / 2)] }'; }
 
 time_ms() { # time_ms CMD... -> one wall time in ms per round
 	for _ in $(seq "$ROUNDS"); do
-		t0=$(now)
+		now_us
+		t0=$now
 		"$@" >/dev/null 2>&1
-		t1=$(now)
-		echo $(((t1 - t0) / 1000000))
+		now_us
+		echo $(((now - t0) / 1000))
 	done
 }
 
