@@ -170,7 +170,7 @@ int gid_table_read(const char *dev, unsigned port, bool with_empty, struct gid_t
 	if (fs_readf(ll, sizeof(ll), "%s/link_layer", base) >= 0)
 		t->ethernet = !strcmp(ll, "Ethernet");
 	/* Empty slots (gid show -d) are only in sysfs. */
-	if (!with_empty && read_verbs(dev, port, &c) == 0)
+	if (!with_empty && vb_gid_table_cheap() && read_verbs(dev, port, &c) == 0)
 		goto sort;
 	gid_table_free(t);
 	c.cap = 0;

@@ -381,12 +381,20 @@ static void text_value(const struct field *f, const char *v)
 	if (f->flags & FF_HEAD) {
 		fputs(col, o.fp);
 		text_put(v);
-		fprintf(o.fp, "%s:", reset);
+		fputs(reset, o.fp);
+		fputc(':', o.fp);
 		return;
 	}
-	fprintf(o.fp, "%s %s", f->label ? f->label : f->key, col);
+	/* fputs, not fprintf: a QP list is a hundred thousand of these */
+	fputs(f->label ? f->label : f->key, o.fp);
+	fputc(' ', o.fp);
+	fputs(col, o.fp);
 	text_put(v);
-	fprintf(o.fp, "%s%s%s", reset, f->unit ? " " : "", f->unit ? f->unit : "");
+	fputs(reset, o.fp);
+	if (f->unit) {
+		fputc(' ', o.fp);
+		fputs(f->unit, o.fp);
+	}
 }
 
 void out_str(const struct field *f, const char *v)
@@ -418,20 +426,37 @@ void out_enum(const struct field *f, const char *token, const char *text)
 	if (!text || text_skips(f))
 		return;
 	text_start_item();
-	fprintf(o.fp, "%s %s%s%s", f->label ? f->label : f->key, col, text, reset);
+	fputs(f->label ? f->label : f->key, o.fp);
+	fputc(' ', o.fp);
+	fputs(col, o.fp);
+	fputs(text, o.fp);
+	fputs(reset, o.fp);
+}
+
+/* Decimal digits of v at the end of buf[32]; returns where they start. */
+static const char *u64_text(uint64_t v, char buf[32])
+{
+	char *p = buf + 31;
+
+	*p = '\0';
+	do {
+		*--p = (char)('0' + v % 10);
+		v /= 10;
+	} while (v);
+	return p;
 }
 
 void out_u64(const struct field *f, uint64_t v)
 {
 	char buf[32];
+	const char *text = u64_text(v, buf);
 
 	if (g_opts.json) {
 		json_member(f->key);
-		fprintf(o.fp, "%" PRIu64, v);
+		fputs(text, o.fp);
 		return;
 	}
-	snprintf(buf, sizeof(buf), "%" PRIu64, v);
-	text_value(f, buf);
+	text_value(f, text);
 }
 
 void out_s64(const struct field *f, int64_t v)

@@ -45,6 +45,11 @@ struct vb_gid {
  * -ENODEV when libibverbs lacks the device or a replayed fixture has no
  * such record (older recordings hold the sysfs files instead). */
 int vb_gid_table(const char *dev, unsigned port, struct vb_gid **out);
+/* Whether a vb_gid_table() now is cheap: replaying, or libibverbs already
+ * loaded its providers for this command (ibv_get_device_list costs more than
+ * the sysfs walk it would save, so a command that needs no other verbs
+ * query, like gid show, keeps to sysfs). */
+bool vb_gid_table_cheap(void);
 
 /* Names of the devices libibverbs sees; returns the count or -errno. */
 int vb_device_names(char names[][64], int max);
