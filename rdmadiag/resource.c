@@ -310,15 +310,34 @@ static const struct field owner_fields[] = {
 	{ "owner", NULL, FT_TOKEN, FF_DETAIL, NULL },
 };
 
+/* "/PORT" at dst (room for 12 bytes) */
+static void res_append_port(char *dst, uint32_t port)
+{
+	char digits[11];
+	int n = 0;
+
+	do {
+		digits[n++] = (char)('0' + port % 10);
+		port /= 10;
+	} while (port);
+	*dst++ = '/';
+	while (n)
+		*dst++ = digits[--n];
+	*dst = '\0';
+}
+
 void res_out_link(const struct rd_res *r, bool as_head)
 {
 	char name[96];
 
 	if (!out_is_json()) {
+		/* "DEV/PORT" once per object: without snprintf, which shows at 10k objects */
+		size_t n = strnlen(r->dev_name, sizeof(name) - 12);
+
+		memcpy(name, r->dev_name, n);
+		name[n] = '\0';
 		if (rd_res_has(r, RF_PORT))
-			snprintf(name, sizeof(name), "%s/%u", r->dev_name, r->port);
-		else
-			snprintf(name, sizeof(name), "%s", r->dev_name);
+			res_append_port(name + n, r->port);
 		out_str(&link_fields[as_head ? 0 : 3], name);
 		return;
 	}
