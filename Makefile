@@ -15,8 +15,9 @@ ZSHCOMPDIR ?= $(PREFIX)/share/zsh/vendor-completions
 CC ?= gcc
 PKGS := libmnl libibverbs librdmacm libkmod
 PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
-# libkmod is dlopen()ed where a check needs it (link_checks.c): headers only.
-PKG_LIBS := $(shell pkg-config --libs $(filter-out libkmod,$(PKGS)) 2>/dev/null) -ldl
+# libkmod, libibverbs and librdmacm are dlopen()ed on first use (link_checks.c,
+# verbs/dl.c): headers only, so that start-up maps libmnl and libc alone.
+PKG_LIBS := $(shell pkg-config --libs libmnl 2>/dev/null) -ldl
 
 CFLAGS ?= -O2 -g
 # snprintf truncation is how this code bounds strings on purpose, hence no format-truncation.

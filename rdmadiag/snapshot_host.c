@@ -17,6 +17,7 @@
 #include "../netlink/addr.h"
 #include "../netlink/source.h"
 #include "../netlink/sysfs.h"
+#include "../verbs/verbs.h"
 #include "rdmadiag.h"
 #include "snapshot_int.h"
 
@@ -106,6 +107,7 @@ static void host_lines(FILE *fp)
 	if (uname(&u))
 		memset(&u, 0, sizeof(u));
 	gethostname(host, sizeof(host) - 1);
+	vb_library_load();	/* opened on first use (verbs/dl.c): maybe not yet */
 	dl_iterate_phdr(find_verbs, verbs);
 	fprintf(fp, "hostname %s\nkernel %s %s %s\nrdmadiag %s\nlibibverbs %s\n", host, u.sysname, u.release,
 		u.version, RDMADIAG_VERSION, verbs);

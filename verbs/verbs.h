@@ -57,6 +57,8 @@ int vb_device_names(char names[][64], int max);
 int vb_query_device(const char *dev, struct vb_device *out);
 int vb_query_port(const char *dev, unsigned port, struct vb_port *out);
 void vb_close(void);
+/* Loads libibverbs now (it is opened on first use, verbs/dl.c); false when missing. */
+bool vb_library_load(void);
 
 /* Decoding of the IB codes */
 const char *vb_width_str(unsigned width);	/* "4X" */
