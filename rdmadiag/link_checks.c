@@ -83,7 +83,7 @@ struct kmod_api {
 
 static bool kmod_api_load(struct kmod_api *api)
 {
-	void *h = dlopen("libkmod.so.2", RTLD_NOW | RTLD_LOCAL);
+	void *h = dlopen("libkmod.so.2", RTLD_LAZY | RTLD_LOCAL);
 
 	if (!h)
 		return false;

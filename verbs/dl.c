@@ -38,8 +38,9 @@ static bool dl_open(struct dl_lib *l)
 {
 	if (!l->tried) {
 		l->tried = true;
-		/* RTLD_GLOBAL: the providers libibverbs loads resolve against it */
-		l->handle = dlopen(l->soname, RTLD_NOW | RTLD_GLOBAL);
+		/* RTLD_LAZY as at start-up (binding all their symbols now costs); RTLD_GLOBAL:
+		 * the providers libibverbs loads resolve against it */
+		l->handle = dlopen(l->soname, RTLD_LAZY | RTLD_GLOBAL);
 	}
 	return l->handle != NULL;
 }
