@@ -10,6 +10,8 @@
 #include <string.h>
 
 #include "../netlink/nl.h"
+#include "../netlink/source.h"
+#include "../verbs/verbs.h"
 #include "common.h"
 #include "link_check.h"
 #include "output.h"
@@ -266,9 +268,13 @@ int link_check(struct cmd_ctx *ctx)
 	err = rd_dev_each(NULL, gather_dev, &g);
 	if (!err && g.dev && env.ndev == 0)
 		err = -ENODEV;
-	for (int i = 0; !err && i < env.ndev; i++)
+	for (int i = 0; !err && i < env.ndev; i++) {
 		rd_dev_uverbs(env.devs[i].d.index, env.devs[i].driver, sizeof(env.devs[i].driver),
 			      env.devs[i].chardev, sizeof(env.devs[i].chardev));
+		/* before the first verbs query lists the devices (live only) */
+		if (!source_replaying() && vb_provider_of_module(env.devs[i].driver))
+			vb_preload_provider(vb_provider_of_module(env.devs[i].driver));
+	}
 	if (!err)
 		err = link_each(g.dev, sel.port, gather_port, &env);
 	if (err) {

@@ -16,9 +16,13 @@
  */
 #include <dlfcn.h>
 #include <errno.h>
+#include <glob.h>
+#include <limits.h>
+#include <link.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include <infiniband/verbs.h>
 #include <rdma/rdma_cma.h>
@@ -48,6 +52,36 @@ static bool dl_open(struct dl_lib *l)
 bool vb_library_load(void)
 {
 	return dl_open(&ibverbs);
+}
+
+/* lib<provider>-rdmav<ABI>.so beside libibverbs, as libibverbs names them */
+static bool provider_path(const char *provider, char *out, size_t len)
+{
+	struct link_map *lm = NULL;
+	char pattern[PATH_MAX];
+	const char *slash;
+	glob_t g;
+	bool found;
+
+	if (!dl_open(&ibverbs) || dlinfo(ibverbs.handle, RTLD_DI_LINKMAP, &lm) || !lm || !lm->l_name ||
+	    !(slash = strrchr(lm->l_name, '/')))
+		return false;
+	snprintf(pattern, sizeof(pattern), "%.*s/libibverbs/lib%s-rdmav*.so", (int)(slash - lm->l_name), lm->l_name,
+		 provider);
+	if (glob(pattern, 0, NULL, &g))
+		return false;
+	found = g.gl_pathc == 1 && snprintf(out, len, "%s", g.gl_pathv[0]) < (int)len;
+	globfree(&g);
+	return found;
+}
+
+bool vb_preload_provider(const char *provider)
+{
+	char path[PATH_MAX];
+
+	/* Its constructor registers it with libibverbs: a device it drives is
+	 * then matched without libibverbs loading every other provider. */
+	return provider_path(provider, path, sizeof(path)) && dlopen(path, RTLD_LAZY | RTLD_GLOBAL);
 }
 
 /* The symbol, or NULL when the library or the symbol is missing. */

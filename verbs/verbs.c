@@ -77,6 +77,22 @@ static void release_dev(struct ibv_context *ctx)
 	ibv_close_device(ctx);
 }
 
+const char *vb_provider_of_module(const char *module)
+{
+	static const char *const map[][2] = {
+		{ "mlx5_ib", "mlx5" }, { "mlx4_ib", "mlx4" }, { "iw_cxgb4", "cxgb4" }, { "ib_mthca", "mthca" },
+		{ "bnxt_re", "bnxt_re" }, { "ocrdma", "ocrdma" }, { "irdma", "irdma" }, { "vmw_pvrdma", "vmw_pvrdma" },
+		{ "qedr", "qedr" }, { "hns_roce_hw_v2", "hns" }, { "rdma_rxe", "rxe" }, { "hfi1", "hfi1verbs" },
+		{ "ib_qib", "ipathverbs" }, { "efa", "efa" }, { "siw", "siw" }, { "erdma", "erdma" },
+		{ "mana_ib", "mana" },
+	};
+
+	for (size_t i = 0; module && i < sizeof(map) / sizeof(map[0]); i++)
+		if (!strcmp(map[i][0], module))
+			return map[i][1];
+	return NULL;
+}
+
 /* ---- key=value records ---- */
 
 struct kv {

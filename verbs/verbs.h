@@ -57,6 +57,14 @@ int vb_device_names(char names[][64], int max);
 int vb_query_device(const char *dev, struct vb_device *out);
 int vb_query_port(const char *dev, unsigned port, struct vb_port *out);
 void vb_close(void);
+/* ibv_get_device_list() loads every provider installed (17 in rdma-core
+ * 44) unless the providers already registered match every device; loading
+ * the one a device needs first spares the others. provider is the
+ * libibverbs.d name ("rxe", "mlx5"); false when it is not installed (the
+ * full load then decides, as before). */
+bool vb_preload_provider(const char *provider);
+/* The provider of the kernel driver module ("rdma_rxe" -> "rxe"), NULL if unknown. */
+const char *vb_provider_of_module(const char *module);
 /* Loads libibverbs now (it is opened on first use, verbs/dl.c); false when missing. */
 bool vb_library_load(void);
 
