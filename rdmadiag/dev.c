@@ -7,6 +7,7 @@
 #include "../netlink/rdma.h"
 #include "../verbs/verbs.h"
 #include "common.h"
+#include "devwatch.h"
 #include "objects.h"
 #include "output.h"
 
@@ -109,10 +110,35 @@ static int dev_show(struct cmd_ctx *ctx)
 	return EXIT_OK;
 }
 
+static int dev_monitor(struct cmd_ctx *ctx)
+{
+	const struct opt_value *interval = ctx_opt(ctx, "--interval");
+	const struct opt_value *count = ctx_opt(ctx, "--count");
+	struct dev_port sel = { 0 };
+
+	if (ctx->argc > 1) {
+		usage_error("dev monitor takes at most one device name, got '%s'", ctx->argv[1]);
+		return EXIT_USAGE;
+	}
+	if (ctx->argc == 1 && parse_dev_port(ctx->argv[0], &sel))
+		return EXIT_USAGE;
+	return devwatch_follow(ctx->argc ? sel.dev : NULL, interval->set ? interval->dbl : 1.0,
+			       count->set ? count->num : 0);
+}
+
+static const struct cmd_opt dev_monitor_opts[] = {
+	{ "--interval", OPT_DECIMAL, "S", "seconds between device list reads when the kernel sends no events "
+	  "(default 1)", NULL, 0, 3600, 0 },
+	{ "--count", OPT_UINT, "N", "stop after N rounds", NULL, 1, 1000000, 0 },
+	{ NULL },
+};
+
 static const struct action dev_actions[] = {
 	{ "show", "[DEV]", "list RDMA devices: node type, firmware, GUIDs, driver, ports", dev_show, NEEDS_NETLINK,
 	  NULL, COMPLETE_DEV, NULL },
 	{ "list", "[DEV]", "same as show", dev_show, NEEDS_NETLINK | HIDDEN, NULL, COMPLETE_DEV, NULL },
+	{ "monitor", "[DEV]", "report devices added, removed, renamed and netdevs attached or detached, as they happen",
+	  dev_monitor, NEEDS_NETLINK | OUTPUT_STREAM, dev_monitor_opts, COMPLETE_DEV, NULL },
 	{ 0 },
 };
 

@@ -3,6 +3,9 @@
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
+#include <time.h>
+
+#include "../netlink/source.h"
 
 #include "common.h"
 #include "devwatch.h"
@@ -251,4 +254,44 @@ void devwatch_stop(struct devwatch *dw)
 {
 	(void)dw;
 	mon_close();
+}
+
+/* ---- dev monitor ---- */
+
+double devwatch_clock(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	/* through the source: a recording replays the times it saw */
+	return source_clock("mono", ts.tv_sec + ts.tv_nsec / 1e9);
+}
+
+static volatile sig_atomic_t follow_stop;
+
+static void on_follow_signal(int sig)
+{
+	(void)sig;
+	follow_stop = 1;
+}
+
+int devwatch_follow(const char *only, double interval, unsigned long count)
+{
+	/* No SA_RESTART: SIGINT must cut the wait short. */
+	struct sigaction sa = { .sa_handler = on_follow_signal };
+	struct devwatch dw;
+	unsigned long rounds = 0;
+	int rc;
+
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	rc = devwatch_start(&dw, only, devwatch_clock(), devwatch_clock);
+	while (!rc && !follow_stop) {
+		rc = devwatch_refresh(&dw);
+		if (rc || (count && ++rounds >= count))
+			break;
+		devwatch_wait(&dw, interval, &follow_stop);
+	}
+	devwatch_stop(&dw);
+	return rc;
 }

@@ -48,4 +48,10 @@ void devwatch_wait(struct devwatch *dw, double secs, volatile sig_atomic_t *stop
 bool devwatch_gone(struct devwatch *dw, uint32_t index);
 void devwatch_stop(struct devwatch *dw);
 
+/* The watch clock: monotonic seconds, recorded and replayed (source_clock). */
+double devwatch_clock(void);
+/* `dev monitor`: prints device events until SIGINT/SIGTERM or `count` rounds
+ * (0: no limit); polls every `interval` s without events. Exit code. */
+int devwatch_follow(const char *only, double interval, unsigned long count);
+
 #endif

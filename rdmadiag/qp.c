@@ -149,11 +149,7 @@ static void on_sigint(int sig)
 
 static double now_sec(void)
 {
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	/* through the source: a snapshot replays the recorded times */
-	return source_clock("mono", ts.tv_sec + ts.tv_nsec / 1e9);
+	return devwatch_clock();	/* a snapshot replays the recorded times */
 }
 
 static unsigned qp_hash(const struct watch *w, uint32_t dev, uint32_t lqpn)

@@ -1,5 +1,5 @@
 #!/usr/bin/env bats
-# qp watch's device events: RDMA netlink monitor events replayed from the
+# qp watch's (and dev monitor's) device events: RDMA netlink monitor events replayed from the
 # SYNTHESIZED fixtures tests/fixtures/monitor-* (tests/fixtures/make-monitor.py;
 # the lab kernel 6.1 sends no monitor events), and the polling fallback.
 
@@ -117,4 +117,38 @@ EOF
 @test "a recording without monitor attributes (made before) polls and replays as before" {
 	run rd --replay "$FIXTURES/lab-rxe" -d qp watch --count 1 --interval 0
 	assert_line --partial "mode poll reason the recording has no RDMA system attributes"
+}
+
+@test "dev monitor prints the same device events alone, in both modes" {
+	run rd --replay "$FIXTURES/monitor-events" -j dev monitor --count 4 --interval 0
+	assert_success
+	diff <(events) - <<'EOF'
+dev_added rxe1 - - netlink
+netdev_attached rxe1/1 - rxenet1 netlink
+dev_renamed rxe9 rxe1 - netlink
+netdev_renamed - - lan5 netlink
+netdev_detached rxe9/1 - - netlink
+dev_removed rxe9 - - netlink
+EOF
+	[ "$(jq -r .event <<<"$output" | grep -vc '^dev_\|^netdev_')" -eq 0 ]
+	run rd --replay "$FIXTURES/monitor-poll" -d dev monitor --count 5 --interval 0
+	assert_success
+	assert_line --index 0 --partial "device_watch: time 0.000 mode poll"
+	assert_line --index 1 --regexp '^dev_added: time [0-9.]+ dev rxe1 index 2 source poll$'
+	[ "${#lines[@]}" -eq 5 ]
+}
+
+@test "dev monitor: a named device must exist; bad arguments are usage errors" {
+	run rd --replay "$FIXTURES/monitor-poll" dev monitor rxe7 --count 1
+	assert_failure 3
+	assert_output --partial "no RDMA device named 'rxe7'"
+	run rd --replay "$FIXTURES/monitor-poll" -j dev monitor rxe0 --count 5 --interval 0
+	assert_success
+	[ -z "$output" ]
+	run rd dev monitor rxe0 rxe1
+	assert_failure 2
+	run rd dev monitor --count 0
+	assert_failure 2
+	run rd dev monitor --interval -1
+	assert_failure 2
 }

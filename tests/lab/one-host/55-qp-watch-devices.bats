@@ -86,3 +86,18 @@ wait_for() {
 	replayed=$(jq -r 'select(.event | test("^dev_")) | "\(.event) \(.dev) \(.source)"' <<<"$output")
 	[ "$replayed" = "$live" ]
 }
+
+@test "dev monitor prints the link add and delete alone, and ends on SIGINT with 0" {
+	"$RD" dev monitor --interval 0.2 >"$BATS_TEST_TMPDIR/out" 2>&1 &
+	WPID=$!
+	sleep 0.6
+	rdma link add "$RXE2" type rxe netdev "$NIC2"
+	for _ in $(seq 100); do grep -q "^dev_added: .* dev $RXE2\$" "$BATS_TEST_TMPDIR/out" && break; sleep 0.1; done
+	rdma link delete "$RXE2"
+	for _ in $(seq 100); do grep -q "^dev_removed: .* dev $RXE2\$" "$BATS_TEST_TMPDIR/out" && break; sleep 0.1; done
+	kill -INT "$WPID"
+	wait "$WPID"
+	WPID=
+	cat "$BATS_TEST_TMPDIR/out"
+	[ "$(cut -d: -f1 "$BATS_TEST_TMPDIR/out" | tr '\n' ' ')" = "dev_added dev_removed " ]
+}
