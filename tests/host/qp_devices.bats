@@ -19,6 +19,18 @@ events() {
 		 (.netdev // "-"), .source] | join(" ")' <<<"$output"
 }
 
+# The device events the monitor-events fixture holds, in order (make-monitor.py).
+fixture_events() {
+	cat <<'EOF'
+dev_added rxe1 - - netlink
+netdev_attached rxe1/1 - rxenet1 netlink
+dev_renamed rxe9 rxe1 - netlink
+netdev_renamed - - lan5 netlink
+netdev_detached rxe9/1 - - netlink
+dev_removed rxe9 - - netlink
+EOF
+}
+
 @test "monitor fixtures: the generator reproduces the committed ones" {
 	tmp=$BATS_TEST_TMPDIR/mon
 	mkdir -p "$tmp"
@@ -34,14 +46,7 @@ events() {
 	watch_json events --count 4
 	assert_success
 	jq -e . <<<"$output" >/dev/null
-	diff <(events) - <<'EOF'
-dev_added rxe1 - - netlink
-netdev_attached rxe1/1 - rxenet1 netlink
-dev_renamed rxe9 rxe1 - netlink
-netdev_renamed - - lan5 netlink
-netdev_detached rxe9/1 - - netlink
-dev_removed rxe9 - - netlink
-EOF
+	diff <(events) <(fixture_events)
 	# the added device's QPs are watched from the next round on, and go with it
 	[ "$(jq -r 'select(.event == "created") | "\(.dev) \(.lqpn)"' <<<"$output")" = "rxe1 40" ]
 	[ "$(jq -r 'select(.event == "destroyed") | .lqpn' <<<"$output")" = 40 ]
@@ -122,14 +127,7 @@ EOF
 @test "dev monitor prints the same device events alone, in both modes" {
 	run rd --replay "$FIXTURES/monitor-events" -j dev monitor --count 4 --interval 0
 	assert_success
-	diff <(events) - <<'EOF'
-dev_added rxe1 - - netlink
-netdev_attached rxe1/1 - rxenet1 netlink
-dev_renamed rxe9 rxe1 - netlink
-netdev_renamed - - lan5 netlink
-netdev_detached rxe9/1 - - netlink
-dev_removed rxe9 - - netlink
-EOF
+	diff <(events) <(fixture_events)
 	[ "$(jq -r .event <<<"$output" | grep -vc '^dev_\|^netdev_')" -eq 0 ]
 	run rd --replay "$FIXTURES/monitor-poll" -d dev monitor --count 5 --interval 0
 	assert_success
