@@ -161,64 +161,88 @@ static void print_port(const struct port_ctr *p)
 
 /* ---- show: Prometheus ---- */
 
-static void port_labels(const struct port_ctr *p, char *portbuf, size_t len, struct prom_label *l)
-{
-	snprintf(portbuf, len, "%u", p->port);
-	l[0] = (struct prom_label){ "device", p->dev };
-	l[1] = (struct prom_label){ "port", portbuf };
-	l[2] = (struct prom_label){ "netdev", p->netdev };
-}
-
-static void prom_kinds(const struct sample *s, enum out_format f)
+/* Every series of one family must be adjacent: print kind by kind over all
+ * the sets (a port's, or a per-QP counter's), then the raw counters. */
+static void prom_kinds(const char *prefix, const struct prom_series *s, int n, enum out_format f)
 {
 	for (int k = 1; k < K_COUNT; k++) {
 		char name[96];
 		bool family = false;
 
-		snprintf(name, sizeof(name), "rdmadiag_port_%s", ctr_kinds[k].key);
-		for (int i = 0; i < s->n; i++) {
-			struct prom_label l[3];
-			char port[16];
+		snprintf(name, sizeof(name), "%s_%s", prefix, ctr_kinds[k].key);
+		for (int i = 0; i < n; i++) {
 			bool present;
-			uint64_t v = ctr_kind_sum(&s->p[i].set, k, &present);
+			uint64_t v = ctr_kind_sum(s[i].set, k, &present);
 
 			if (!present)
 				continue;
 			if (!family)
 				prom_family(stdout, f, name, "counter", ctr_kinds[k].help);
 			family = true;
-			port_labels(&s->p[i], port, sizeof(port), l);
-			prom_counter(stdout, name, l, 3, v);
+			prom_counter(stdout, name, s[i].l, s[i].nl, v);
 		}
 	}
 }
 
-static void prom_raw(const struct sample *s, enum out_format f)
+static void prom_raw(const char *prefix, const char *help, const struct prom_series *s, int n, enum out_format f)
 {
-	const char *name = "rdmadiag_port_hw_counter";
+	char name[96];
 	bool family = false;
 
-	for (int i = 0; i < s->n; i++) {
-		const struct stat_set *set = &s->p[i].set;
+	snprintf(name, sizeof(name), "%s_hw_counter", prefix);
+	for (int i = 0; i < n; i++) {
+		const struct stat_set *set = s[i].set;
 
 		for (int j = 0; j < set->n; j++) {
 			enum ctr_group g = counter_group(&set->c[j]);
-			struct prom_label l[6];
-			char port[16];
+			struct prom_label l[PROM_SERIES_LABELS + 3];
 
 			if (g == G_OTHER && !g_opts.details)
 				continue;
 			if (!family)
-				prom_family(stdout, f, name, "counter",
-					    "a port counter under the driver's own name (see rdmadiag-counter(8) for the map)");
+				prom_family(stdout, f, name, "counter", help);
 			family = true;
-			port_labels(&s->p[i], port, sizeof(port), l);
-			l[3] = (struct prom_label){ "counter", set->c[j].name };
-			l[4] = (struct prom_label){ "source", stat_source_token(set->c[j].src) };
-			l[5] = (struct prom_label){ "group", ctr_group_key(g) };
-			prom_counter(stdout, name, l, 6, set->c[j].value);
+			memcpy(l, s[i].l, sizeof(s[i].l[0]) * s[i].nl);
+			l[s[i].nl] = (struct prom_label){ "counter", set->c[j].name };
+			l[s[i].nl + 1] = (struct prom_label){ "source", stat_source_token(set->c[j].src) };
+			l[s[i].nl + 2] = (struct prom_label){ "group", ctr_group_key(g) };
+			prom_counter(stdout, name, l, s[i].nl + 3, set->c[j].value);
 		}
 	}
+}
+
+void counter_prom_print(const char *prefix, const char *raw_help, const struct prom_series *s, int n,
+			enum out_format f)
+{
+	prom_kinds(prefix, s, n, f);
+	prom_raw(prefix, raw_help, s, n, f);
+}
+
+/* The ports of a sample as series labelled device/port/netdev. */
+static void prom_ports(const struct sample *s, enum out_format f)
+{
+	struct prom_series *series = calloc(s->n ? s->n : 1, sizeof(*series));
+	char (*port)[16] = calloc(s->n ? s->n : 1, sizeof(*port));
+
+	if (!series || !port) {
+		report_error("printing the counters", "out of memory", "free memory and run it again");
+		free(series);
+		free(port);
+		return;
+	}
+	for (int i = 0; i < s->n; i++) {
+		snprintf(port[i], sizeof(port[i]), "%u", s->p[i].port);
+		series[i].l[0] = (struct prom_label){ "device", s->p[i].dev };
+		series[i].l[1] = (struct prom_label){ "port", port[i] };
+		series[i].l[2] = (struct prom_label){ "netdev", s->p[i].netdev };
+		series[i].nl = 3;
+		series[i].set = &s->p[i].set;
+	}
+	counter_prom_print("rdmadiag_port",
+			   "a port counter under the driver's own name (see rdmadiag-counter(8) for the map)", series,
+			   s->n, f);
+	free(series);
+	free(port);
 }
 
 static int take_first_sample(struct cmd_ctx *ctx, struct sample *s)
@@ -264,11 +288,7 @@ static int counter_show(struct cmd_ctx *ctx)
 	if (rc)
 		return rc;
 	if (ctx->argc && !strcmp(ctx->argv[0], "qp")) {
-		if (out_format_is_prom(fmt)) {
-			usage_error("counter show qp has no --format %s yet (text and -j only)", ctx_opt(ctx, "--format")->str);
-			return EXIT_USAGE;
-		}
-		return counter_qp_show(ctx);
+		return counter_qp_show(ctx, fmt);
 	}
 	for (const char *const *k = show_keywords + 1; ctx->argc && *k; k++) {
 		if (!strcmp(ctx->argv[0], *k)) {
@@ -280,8 +300,7 @@ static int counter_show(struct cmd_ctx *ctx)
 	if (rc)
 		return rc;
 	if (out_format_is_prom(fmt)) {
-		prom_kinds(&s, fmt);
-		prom_raw(&s, fmt);
+		prom_ports(&s, fmt);
 		prom_end(stdout, fmt);
 	} else {
 		out_list_begin("ports");

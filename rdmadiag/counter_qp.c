@@ -202,10 +202,26 @@ static int report_unsupported_port(const struct port_ctr *p)
 
 /* ---- show qp ---- */
 
+/* A per-QP counter kept for the Prometheus output, which prints family by
+ * family and so needs every counter first; the callback's strings die with it. */
+struct qpc_copy {
+	char dev[RD_NAME_LEN], netdev[RD_NAME_LEN];
+	char port[12], id[12], pid[12], owner[RD_NAME_LEN];
+	uint32_t mode;
+	const char *qp_type;	/* static token, NULL when not by type */
+	int nlqpn;
+	struct stat_set set;
+};
+
 struct show_walk {
 	const struct res_query *q;
 	int shown;
 	int seen;		/* counters on the port, before filters */
+	bool prom;		/* keep copies instead of printing */
+	const char *netdev;	/* of the port being walked */
+	struct qpc_copy *copy;
+	int ncopy, cap;
+	int err;		/* -ENOMEM while copying */
 };
 
 static bool lqpn_match(const struct rfilter_term *t, const struct stat_qp_counter *c)
@@ -268,6 +284,42 @@ static void out_owner(const struct stat_qp_counter *c)
 	res_out_owner(&r);
 }
 
+static int keep_counter(struct show_walk *w, const struct stat_qp_counter *c)
+{
+	struct qpc_copy *k;
+
+	if (w->ncopy == w->cap) {
+		int cap = w->cap ? 2 * w->cap : 16;
+		struct qpc_copy *more = realloc(w->copy, cap * sizeof(*more));
+
+		if (!more)
+			return w->err = -ENOMEM;
+		w->copy = more, w->cap = cap;
+	}
+	k = &w->copy[w->ncopy];
+	memset(k, 0, sizeof(*k));
+	snprintf(k->dev, sizeof(k->dev), "%s", c->dev_name ? c->dev_name : "");
+	snprintf(k->netdev, sizeof(k->netdev), "%s", w->netdev ? w->netdev : "");
+	snprintf(k->port, sizeof(k->port), "%u", c->port);
+	snprintf(k->id, sizeof(k->id), "%u", c->id);
+	if (c->has_pid)
+		snprintf(k->pid, sizeof(k->pid), "%u", c->pid);
+	if (c->kern_name)
+		snprintf(k->owner, sizeof(k->owner), "%s", c->kern_name);
+	k->mode = c->mode;
+	k->qp_type = c->has_type ? rd_qp_type_token(c->qp_type) : NULL;
+	k->nlqpn = c->nlqpn;
+	if (c->set.n) {
+		k->set.c = malloc(c->set.n * sizeof(*k->set.c));
+		if (!k->set.c)
+			return w->err = -ENOMEM;
+		memcpy(k->set.c, c->set.c, c->set.n * sizeof(*k->set.c));
+		k->set.n = k->set.cap = c->set.n;
+	}
+	w->ncopy++;
+	return 0;
+}
+
 static int print_counter(const struct stat_qp_counter *c, void *data)
 {
 	struct show_walk *w = data;
@@ -276,6 +328,8 @@ static int print_counter(const struct stat_qp_counter *c, void *data)
 	if (!counter_match(w->q, c))
 		return 0;
 	w->shown++;
+	if (w->prom)
+		return keep_counter(w, c);
 	out_obj_begin(NULL);
 	out_port_head(c->dev_name, c->port);
 	out_u64(&qpc_fields[F_ID], c->id);
@@ -304,12 +358,62 @@ static int check_named_counter(const struct res_query *q, const struct show_walk
 	return EXIT_USAGE;
 }
 
-int counter_qp_show(struct cmd_ctx *ctx)
+/* Labels of a kept counter: the port's, then what identifies the counter.
+ * Bound QP numbers stay out: they would make a series per QP. */
+static void qpc_series(const struct qpc_copy *k, struct prom_series *ps)
+{
+	const struct prom_label l[] = {
+		{ "device", k->dev },
+		{ "port", k->port },
+		{ "netdev", k->netdev },
+		{ "counter_id", k->id },
+		{ "mode", stat_qp_mode_token(k->mode) },
+		{ "qp_type", k->qp_type },
+		{ "pid", k->pid[0] ? k->pid : NULL },
+		{ "owner", k->owner[0] ? k->owner : NULL },
+	};
+
+	_Static_assert(sizeof(l) / sizeof(l[0]) <= PROM_SERIES_LABELS, "too many labels");
+	memcpy(ps->l, l, sizeof(l));
+	ps->nl = sizeof(l) / sizeof(l[0]);
+	ps->set = &k->set;
+}
+
+static void prom_qp_counters(const struct show_walk *w, enum out_format f)
+{
+	const char *bound = "rdmadiag_qp_counter_bound_qps";
+	struct prom_series *ps = calloc(w->ncopy ? w->ncopy : 1, sizeof(*ps));
+
+	if (!ps) {
+		report_error("printing the per-QP counters", "out of memory", "free memory and run it again");
+		return;
+	}
+	for (int i = 0; i < w->ncopy; i++)
+		qpc_series(&w->copy[i], &ps[i]);
+	if (w->ncopy)
+		prom_family(stdout, f, bound, "gauge", "queue pairs bound to the per-QP counter");
+	for (int i = 0; i < w->ncopy; i++)
+		prom_gauge(stdout, bound, ps[i].l, ps[i].nl, w->copy[i].nlqpn);
+	counter_prom_print("rdmadiag_qp_counter",
+			   "a hardware counter of a per-QP counter, under the driver's own name (see rdmadiag-counter(8))", ps,
+			   w->ncopy, f);
+	prom_end(stdout, f);
+	free(ps);
+}
+
+static void show_walk_free(struct show_walk *w)
+{
+	for (int i = 0; i < w->ncopy; i++)
+		stat_set_free(&w->copy[i].set);
+	free(w->copy);
+}
+
+int counter_qp_show(struct cmd_ctx *ctx, enum out_format fmt)
 {
 	struct cmd_ctx sub = *ctx;
 	struct res_query q;
 	struct sample s;
-	struct show_walk w = { .q = &q };
+	struct show_walk w = { .q = &q, .prom = out_format_is_prom(fmt) };
 	int rc;
 
 	sub.argc--, sub.argv++;	/* "qp" */
@@ -318,7 +422,8 @@ int counter_qp_show(struct cmd_ctx *ctx)
 	rc = select_ports(q.has_dev ? q.sel.dev : NULL, q.sel.port, &s);
 	if (rc)
 		return rc;
-	out_list_begin("counters");
+	if (!w.prom)
+		out_list_begin("counters");
 	for (int i = 0; i < s.n && !rc; i++) {
 		int err;
 
@@ -328,15 +433,21 @@ int counter_qp_show(struct cmd_ctx *ctx)
 				rc = report_unsupported_port(&s.p[i]);
 			continue;
 		}
+		w.netdev = s.p[i].netdev;
 		err = stat_qp_counters(s.p[i].dev_index, s.p[i].port, print_counter, &w);
-
+		if (!err)
+			err = w.err;
 		if (err)
 			rc = report_qpc_error("reading per-QP counters", s.p[i].dev, s.p[i].dev_index, s.p[i].port,
 					      err, false);
 	}
-	out_list_end();
 	if (!rc)
 		rc = check_named_counter(&q, &w, q.has_dev ? sub.argv[0] : "any port");
+	if (!w.prom)
+		out_list_end();
+	else if (!rc)
+		prom_qp_counters(&w, fmt);
+	show_walk_free(&w);
 	sample_free(&s);
 	return rc;
 }

@@ -8,10 +8,11 @@
 #define RDMADIAG_COUNTER_QP_H
 
 #include "../netlink/stat.h"
+#include "prom.h"
 #include "rdmadiag.h"
 
-/* `counter show qp ...`: ctx->argv[0] is "qp". */
-int counter_qp_show(struct cmd_ctx *ctx);
+/* `counter show qp ...`: ctx->argv[0] is "qp"; fmt from --format. */
+int counter_qp_show(struct cmd_ctx *ctx, enum out_format fmt);
 int counter_qp_mode(struct cmd_ctx *ctx);
 int counter_qp_bind(struct cmd_ctx *ctx);
 int counter_qp_unbind(struct cmd_ctx *ctx);
@@ -19,6 +20,18 @@ int counter_qp_unbind(struct cmd_ctx *ctx);
 /* counter.c: the vendor-neutral groups of a counter set, as `counter show`
  * prints them under a port. */
 void counter_print_groups(const struct stat_set *set);
+
+/* counter.c: counter sets as Prometheus/OpenMetrics families named
+ * PREFIX_KIND (vendor-neutral kinds) and PREFIX_hw_counter (the driver's
+ * names, with counter/source/group labels added to the series' own). */
+#define PROM_SERIES_LABELS 8
+struct prom_series {
+	struct prom_label l[PROM_SERIES_LABELS];
+	int nl;
+	const struct stat_set *set;
+};
+void counter_prom_print(const char *prefix, const char *raw_help, const struct prom_series *s, int n,
+			enum out_format f);
 
 extern const char *const counter_auto_values[];	/* for completion */
 

@@ -1,7 +1,8 @@
 #!/usr/bin/env bats
-# counter check between two VMs: 5% packet loss on the link (tc netem) during
-# an ib_write_bw transfer makes rdma_rxe retransmit; counter check fails and
-# names loss. The qdisc is removed afterwards.
+# counters between two VMs: a transfer of a known size moves our sent and
+# the peer's received packets by its packet count; 5% packet loss on the link
+# (tc netem) during an ib_write_bw transfer makes rdma_rxe retransmit, and
+# counter check fails and names loss. The qdisc is removed afterwards.
 
 load '/usr/lib/bats/bats-support/load'
 load '/usr/lib/bats/bats-assert/load'
@@ -24,6 +25,35 @@ teardown() {
 retrans() { # sum of retransmission-group kinds of our port
 	"$RD" -j counter show "$LAB_RXE/1" |
 		jq '.ports[0].retransmission | [.retransmissions, .sequence_errors, .duplicate_requests] | map(. // 0) | add'
+}
+
+packets() { # packets JSON KIND: a traffic kind of the lab port
+	jq ".ports[] | select(.dev == \"$LAB_RXE\") | .traffic.$2" <<<"$1"
+}
+
+@test "ib_write_bw to the peer moves our tx and its rx packets by the transfer's packets" {
+	local iters=300 size=4096 mtu want me0 me1 peer0 peer1 tx rx retr
+	mtu=$("$RD" -j link show "$LAB_RXE/1" | jq '.links[0].active_mtu')
+	want=$((iters * ((size + mtu - 1) / mtu)))
+	server=$(peer_run_bg timeout 90 ib_write_bw -d "$LAB_RXE" -n $iters -s $size)
+	peer_until -t 30 "ss -ltn | grep -q ':18515 '"
+	me0=$("$RD" -j counter show) peer0=$(peer_run "$RD" -j counter show)
+	r0=$(retrans)
+	timeout 90 ib_write_bw -d "$LAB_RXE" -n $iters -s $size "$LAB_PEER_IP" >"$BATS_TEST_TMPDIR/client.log" 2>&1 ||
+		{ cat "$BATS_TEST_TMPDIR/client.log"; return 1; }
+	peer_bg_wait "$server" 30
+	server=
+	me1=$("$RD" -j counter show) peer1=$(peer_run "$RD" -j counter show)
+	retr=$(($(retrans) - r0))
+	tx=$(($(packets "$me1" tx_packets) - $(packets "$me0" tx_packets)))
+	rx=$(($(packets "$peer1" rx_packets) - $(packets "$peer0" rx_packets)))
+	echo "$iters writes of $size B at MTU $mtu: $want data packets; our tx +$tx, peer rx +$rx, our retransmissions +$retr"
+	# every data packet, plus a few for connection set-up and whatever the
+	# lab link made us send again (counted by the retransmission kinds)
+	[ "$tx" -ge "$want" ]
+	[ "$tx" -le $((want + want / 50 + 20 + 2 * retr)) ]
+	[ "$rx" -ge $((want - 2 * retr)) ]
+	[ "$rx" -le $((want + want / 50 + 20 + 2 * retr)) ]
 }
 
 @test "netem loss 5% during ib_write_bw: retransmission counters rise and counter check fails naming loss" {
