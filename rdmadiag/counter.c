@@ -641,7 +641,7 @@ static int counter_check(struct cmd_ctx *ctx)
 	rc = port_errors(&old);
 	interval = respect_lifespan(interval, &old);
 	install_stop_handler();
-	if (!rc && sleep_seconds(interval)) {
+	if (!rc && sleep_after_sample(&old, interval)) {
 		sample_free(&old);
 		report_error("counter check interrupted before its second sample", NULL, NULL);
 		return EXIT_RUNTIME;

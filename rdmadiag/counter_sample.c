@@ -121,6 +121,7 @@ void sample_read(struct sample *s, const struct sample *ports)
 			memset(&s->p[i].set, 0, sizeof(s->p[i].set));
 		}
 	}
+	s->started = clock_seconds(CLOCK_MONOTONIC);
 	/* through the source: a replay sees the recorded interval and time */
 	s->mono = source_clock("mono", clock_seconds(CLOCK_MONOTONIC));
 	s->wall = source_clock("wall", clock_seconds(CLOCK_REALTIME));
@@ -206,6 +207,13 @@ int sleep_seconds(double s)
 	while (!stop_requested && nanosleep(&ts, &ts) && errno == EINTR)
 		;
 	return stop_requested;
+}
+
+int sleep_after_sample(const struct sample *s, double interval)
+{
+	double wait = s->started + interval - clock_seconds(CLOCK_MONOTONIC);
+
+	return sleep_seconds(wait > 0 ? wait : 0);
 }
 
 int parse_seconds(const char *opt, const char *s, double min, double max, double *out)

@@ -25,6 +25,7 @@ struct sample {
 	int n;
 	double mono;		/* CLOCK_MONOTONIC seconds when read */
 	double wall;		/* Unix time when read */
+	double started;		/* CLOCK_MONOTONIC when read, never recorded: for pacing only */
 };
 
 /* Lists the ports of dev (NULL: all devices), or only `port` when non-zero.
@@ -44,6 +45,9 @@ enum ctr_kind ctr_kind_of(const struct stat_counter *c, unsigned *scale);
 int parse_seconds(const char *opt, const char *s, double min, double max, double *out);
 /* Sleeps; returns early (non-zero) when interrupted by SIGINT/SIGTERM. */
 int sleep_seconds(double s);
+/* Sleeps until `interval` seconds after s was read, so two samples are that
+ * far apart however long reading took; as sleep_seconds otherwise. */
+int sleep_after_sample(const struct sample *s, double interval);
 double mono_now(void);		/* CLOCK_MONOTONIC in seconds */
 void install_stop_handler(void);
 
