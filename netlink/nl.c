@@ -53,6 +53,64 @@ static void warn_bad_attr(const struct nlattr *attr, const char *why)
 			nl_attr_name(type), type, mnl_attr_get_payload_len(attr), why);
 }
 
+/* The policy's checks with their warnings (libmnl's, plus no empty string). */
+static bool attr_valid_slow(const struct nlattr *attr, enum mnl_attr_data_type t, uint16_t max)
+{
+	if (t == MNL_TYPE_BINARY) {
+		if (mnl_attr_get_payload_len(attr) > max) {
+			warn_bad_attr(attr, "longer than expected");
+			return false;
+		}
+	} else if (mnl_attr_validate(attr, t) < 0) {
+		warn_bad_attr(attr, strerror(errno));
+		return false;
+	}
+	if (t == MNL_TYPE_NUL_STRING && mnl_attr_get_payload_len(attr) == 0) {
+		warn_bad_attr(attr, "empty string");
+		return false;
+	}
+	return true;
+}
+
+/* The common types checked here without a call into libmnl (a 10k QP dump
+ * has a hundred thousand attributes); anything else, and every attribute
+ * that fails, goes the slow way, which says what is wrong. */
+static bool attr_valid(const struct nlattr *attr, enum mnl_attr_data_type t, uint16_t max)
+{
+	uint16_t len = (uint16_t)(attr->nla_len - MNL_ATTR_HDRLEN);
+	const char *p = (const char *)attr + MNL_ATTR_HDRLEN;
+
+	switch (t) {
+	case MNL_TYPE_U8:
+		if (len == 1)
+			return true;
+		break;
+	case MNL_TYPE_U32:
+		if (len == 4)
+			return true;
+		break;
+	case MNL_TYPE_U64:
+		if (len == 8)
+			return true;
+		break;
+	case MNL_TYPE_NUL_STRING:
+		if (len > 0 && p[len - 1] == '\0')
+			return true;
+		break;
+	default:
+		break;
+	}
+	return attr_valid_slow(attr, t, max);
+}
+
+bool nl_attr_valid(const struct nlattr *attr)
+{
+	uint16_t exact, max;
+	enum mnl_attr_data_type t = nl_attr_policy(nl_attr_type(attr), &exact, &max);
+
+	return t != MNL_TYPE_UNSPEC && attr_valid(attr, t, max);
+}
+
 static int attr_cb(const struct nlattr *attr, void *data)
 {
 	const struct nlattr **tb = data;
@@ -62,20 +120,8 @@ static int attr_cb(const struct nlattr *attr, void *data)
 
 	if (t == MNL_TYPE_UNSPEC)
 		return MNL_CB_OK;	/* unknown: a newer kernel; ignore */
-	if (t == MNL_TYPE_BINARY) {
-		if (mnl_attr_get_payload_len(attr) > max) {
-			warn_bad_attr(attr, "longer than expected");
-			return MNL_CB_OK;
-		}
-	} else if (mnl_attr_validate(attr, t) < 0) {
-		warn_bad_attr(attr, strerror(errno));
-		return MNL_CB_OK;
-	}
-	if (t == MNL_TYPE_NUL_STRING && mnl_attr_get_payload_len(attr) == 0) {
-		warn_bad_attr(attr, "empty string");
-		return MNL_CB_OK;
-	}
-	tb[type] = attr;
+	if (attr_valid(attr, t, max))
+		tb[type] = attr;
 	return MNL_CB_OK;
 }
 

@@ -14,6 +14,7 @@
 #include <libmnl/libmnl.h>
 #include <rdma/rdma_netlink.h>
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "rdma_nl_compat.h"
@@ -65,6 +66,33 @@ bool nl_chunk_ok(const void *buf, size_t len);
 int nl_parse_msg(const struct nlmsghdr *nlh, nl_tb tb);
 /* Parses a nested attribute into tb with the same policy. */
 int nl_parse_nested(const struct nlattr *nest, nl_tb tb);
+/* One attribute checked against the policy as the table parsers check each
+ * (a malformed one is warned about the same way): for decoders that walk a
+ * nest themselves and look only at the attributes they use. False for an
+ * attribute the policy does not know. */
+bool nl_attr_valid(const struct nlattr *attr);
+
+/* mnl_attr_for_each_nested() without a library call per attribute: the same
+ * bounds (an attribute that does not fit in what is left ends the walk). */
+static inline bool nl_attr_fits(const struct nlattr *a, const char *end)
+{
+	ptrdiff_t left = end - (const char *)a;
+
+	return left >= (ptrdiff_t)sizeof(*a) && a->nla_len >= sizeof(*a) && (ptrdiff_t)a->nla_len <= left;
+}
+#define nl_attr_for_each_nested(a, nest)                                                        \
+	for ((a) = (const struct nlattr *)((const char *)(nest) + MNL_ATTR_HDRLEN);              \
+	     nl_attr_fits((a), (const char *)(nest) + (nest)->nla_len);                          \
+	     (a) = (const struct nlattr *)((const char *)(a) + MNL_ALIGN((a)->nla_len)))
+static inline uint16_t nl_attr_type(const struct nlattr *a)
+{
+	return a->nla_type & NLA_TYPE_MASK;
+}
+static inline const void *nl_attr_data(const struct nlattr *a)
+{
+	return (const char *)a + MNL_ATTR_HDRLEN;
+}
+
 /* Number of malformed attributes dropped so far. */
 unsigned nl_bad_attrs(void);
 

@@ -31,82 +31,134 @@ static const struct res_kind_desc {
 
 /* ---- decoding one entry ---- */
 
-#define GET_U32(field, attr, flag)                                  \
-	do {                                                        \
-		if (tb[attr]) {                                     \
-			r->field = mnl_attr_get_u32(tb[attr]);      \
-			r->has |= 1u << (flag);                     \
-		}                                                   \
-	} while (0)
-#define GET_U8(field, attr, flag)                                   \
-	do {                                                        \
-		if (tb[attr]) {                                     \
-			r->field = mnl_attr_get_u8(tb[attr]);       \
-			r->has |= 1u << (flag);                     \
-		}                                                   \
-	} while (0)
-#define GET_U64(field, attr, flag)                                  \
-	do {                                                        \
-		if (tb[attr]) {                                     \
-			r->field = mnl_attr_get_u64(tb[attr]);      \
-			r->has |= 1u << (flag);                     \
-		}                                                   \
-	} while (0)
+/* Where each attribute goes: a table, so that a dump entry is decoded in one
+ * pass over its attributes (only those read here are looked at, and each is
+ * validated before use), and a GET reply from its attribute table alike. */
+enum res_val { V_U8, V_U32, V_U64, V_STR, V_ADDR };
 
-static void get_addr(const nl_tb tb, int attr, struct sockaddr_storage *ss, uint32_t *has, int flag)
+#define K(kind) (1u << (kind))
+#define K_ALL (K(RD_RES_KINDS) - 1)
+
+static const struct res_attr {
+	uint16_t attr;
+	uint8_t flag;		/* RF_*; V_STR has none */
+	uint8_t val;		/* enum res_val */
+	uint16_t offset;	/* in struct rd_res */
+	uint8_t kinds;		/* K() of the kinds that read it */
+} res_attrs[] = {
+	{ RDMA_NLDEV_ATTR_PORT_INDEX, RF_PORT, V_U32, offsetof(struct rd_res, port), K_ALL },
+	{ RDMA_NLDEV_ATTR_RES_PID, RF_PID, V_U32, offsetof(struct rd_res, pid), K_ALL },
+	{ RDMA_NLDEV_ATTR_RES_KERN_NAME, 0, V_STR, offsetof(struct rd_res, kern_name), K_ALL },
+	{ RDMA_NLDEV_ATTR_RES_PDN, RF_PDN, V_U32, offsetof(struct rd_res, pdn), K_ALL },
+	{ RDMA_NLDEV_ATTR_RES_CQN, RF_CQN, V_U32, offsetof(struct rd_res, cqn), K_ALL },
+	{ RDMA_NLDEV_ATTR_RES_CTXN, RF_CTXN, V_U32, offsetof(struct rd_res, ctxn), K_ALL },
+	{ RDMA_NLDEV_ATTR_RES_TYPE, RF_TYPE, V_U8, offsetof(struct rd_res, type), K_ALL },
+	{ RDMA_NLDEV_ATTR_RES_STATE, RF_STATE, V_U8, offsetof(struct rd_res, state), K_ALL },
+	{ RDMA_NLDEV_ATTR_RES_USECNT, RF_USECNT, V_U64, offsetof(struct rd_res, usecnt), K_ALL },
+	{ RDMA_NLDEV_ATTR_RES_RQPN, RF_RQPN, V_U32, offsetof(struct rd_res, rqpn), K(RD_RES_QP) },
+	{ RDMA_NLDEV_ATTR_RES_SQ_PSN, RF_SQ_PSN, V_U32, offsetof(struct rd_res, sq_psn), K(RD_RES_QP) },
+	{ RDMA_NLDEV_ATTR_RES_RQ_PSN, RF_RQ_PSN, V_U32, offsetof(struct rd_res, rq_psn), K(RD_RES_QP) },
+	{ RDMA_NLDEV_ATTR_RES_PATH_MIG_STATE, RF_PATH_MIG, V_U8, offsetof(struct rd_res, path_mig), K(RD_RES_QP) },
+	{ RDMA_NLDEV_ATTR_RES_CQE, RF_CQE, V_U32, offsetof(struct rd_res, cqe), K(RD_RES_CQ) },
+	{ RDMA_NLDEV_ATTR_RES_POLL_CTX, RF_POLL_CTX, V_U8, offsetof(struct rd_res, poll_ctx), K(RD_RES_CQ) },
+	{ RDMA_NLDEV_ATTR_DEV_DIM, RF_DIM, V_U8, offsetof(struct rd_res, dim), K(RD_RES_CQ) },
+	{ RDMA_NLDEV_ATTR_RES_LKEY, RF_LKEY, V_U32, offsetof(struct rd_res, lkey), K(RD_RES_MR) },
+	{ RDMA_NLDEV_ATTR_RES_RKEY, RF_RKEY, V_U32, offsetof(struct rd_res, rkey), K(RD_RES_MR) },
+	{ RDMA_NLDEV_ATTR_RES_IOVA, RF_IOVA, V_U64, offsetof(struct rd_res, iova), K(RD_RES_MR) },
+	{ RDMA_NLDEV_ATTR_RES_MRLEN, RF_MRLEN, V_U64, offsetof(struct rd_res, mrlen), K(RD_RES_MR) },
+	{ RDMA_NLDEV_ATTR_RES_LOCAL_DMA_LKEY, RF_LOCAL_DMA_LKEY, V_U32, offsetof(struct rd_res, local_dma_lkey),
+	  K(RD_RES_PD) },
+	{ RDMA_NLDEV_ATTR_RES_UNSAFE_GLOBAL_RKEY, RF_UNSAFE_RKEY, V_U32, offsetof(struct rd_res, unsafe_rkey),
+	  K(RD_RES_PD) },
+	{ RDMA_NLDEV_ATTR_RES_LQPN, RF_LQPN, V_U32, offsetof(struct rd_res, lqpn), K(RD_RES_CM_ID) },
+	{ RDMA_NLDEV_ATTR_RES_PS, RF_PS, V_U32, offsetof(struct rd_res, ps), K(RD_RES_CM_ID) },
+	{ RDMA_NLDEV_ATTR_RES_SRC_ADDR, RF_SRC_ADDR, V_ADDR, offsetof(struct rd_res, src), K(RD_RES_CM_ID) },
+	{ RDMA_NLDEV_ATTR_RES_DST_ADDR, RF_DST_ADDR, V_ADDR, offsetof(struct rd_res, dst), K(RD_RES_CM_ID) },
+};
+
+#define NRES_ATTRS (sizeof(res_attrs) / sizeof(res_attrs[0]))
+
+/* Row + 1 of res_attrs by attribute type (0: not read), filled on first use. */
+static uint8_t row_of[NL_TB_SIZE];
+
+static void index_rows(void)
 {
-	size_t len;
-
-	if (!tb[attr])
+	if (row_of[res_attrs[0].attr])
 		return;
-	len = mnl_attr_get_payload_len(tb[attr]);
-	memset(ss, 0, sizeof(*ss));
-	memcpy(ss, mnl_attr_get_payload(tb[attr]), len < sizeof(*ss) ? len : sizeof(*ss));
-	*has |= 1u << flag;
+	for (unsigned i = 0; i < NRES_ATTRS; i++)
+		row_of[res_attrs[i].attr] = (uint8_t)(i + 1);
 }
 
+/* A validated attribute into r. */
+static inline void store(const struct nlattr *a, enum res_val val, size_t offset, int flag, struct rd_res *r)
+{
+	char *dst = (char *)r + offset;
+	const void *src = nl_attr_data(a);
+	size_t len = (size_t)(a->nla_len - MNL_ATTR_HDRLEN);
+
+	switch (val) {
+	case V_U8: memcpy(dst, src, 1); break;
+	case V_U32: memcpy(dst, src, 4); break;
+	case V_U64: memcpy(dst, src, 8); break;
+	case V_STR: memcpy(dst, &src, sizeof(src)); return;	/* the pointer */
+	case V_ADDR:
+		memset(dst, 0, sizeof(struct sockaddr_storage));
+		memcpy(dst, src, len < sizeof(struct sockaddr_storage) ? len : sizeof(struct sockaddr_storage));
+		break;
+	}
+	r->has |= 1u << flag;
+}
+
+/* A GET reply: the entry's attributes are the message's table. */
 static void decode_entry(enum rd_res_kind kind, const nl_tb tb, struct rd_res *r)
 {
-	GET_U32(id, kinds[kind].id_attr, RF_ID);
-	GET_U32(port, RDMA_NLDEV_ATTR_PORT_INDEX, RF_PORT);
-	GET_U32(pid, RDMA_NLDEV_ATTR_RES_PID, RF_PID);
-	r->kern_name = nl_str(tb, RDMA_NLDEV_ATTR_RES_KERN_NAME);
-	GET_U32(pdn, RDMA_NLDEV_ATTR_RES_PDN, RF_PDN);
-	GET_U32(cqn, RDMA_NLDEV_ATTR_RES_CQN, RF_CQN);
-	GET_U32(ctxn, RDMA_NLDEV_ATTR_RES_CTXN, RF_CTXN);
-	GET_U8(type, RDMA_NLDEV_ATTR_RES_TYPE, RF_TYPE);
-	GET_U8(state, RDMA_NLDEV_ATTR_RES_STATE, RF_STATE);
-	GET_U64(usecnt, RDMA_NLDEV_ATTR_RES_USECNT, RF_USECNT);
-	switch (kind) {
-	case RD_RES_QP:
-		GET_U32(rqpn, RDMA_NLDEV_ATTR_RES_RQPN, RF_RQPN);
-		GET_U32(sq_psn, RDMA_NLDEV_ATTR_RES_SQ_PSN, RF_SQ_PSN);
-		GET_U32(rq_psn, RDMA_NLDEV_ATTR_RES_RQ_PSN, RF_RQ_PSN);
-		GET_U8(path_mig, RDMA_NLDEV_ATTR_RES_PATH_MIG_STATE, RF_PATH_MIG);
-		break;
-	case RD_RES_CQ:
-		GET_U32(cqe, RDMA_NLDEV_ATTR_RES_CQE, RF_CQE);
-		GET_U8(poll_ctx, RDMA_NLDEV_ATTR_RES_POLL_CTX, RF_POLL_CTX);
-		GET_U8(dim, RDMA_NLDEV_ATTR_DEV_DIM, RF_DIM);
-		break;
-	case RD_RES_MR:
-		GET_U32(lkey, RDMA_NLDEV_ATTR_RES_LKEY, RF_LKEY);
-		GET_U32(rkey, RDMA_NLDEV_ATTR_RES_RKEY, RF_RKEY);
-		GET_U64(iova, RDMA_NLDEV_ATTR_RES_IOVA, RF_IOVA);
-		GET_U64(mrlen, RDMA_NLDEV_ATTR_RES_MRLEN, RF_MRLEN);
-		break;
-	case RD_RES_PD:
-		GET_U32(local_dma_lkey, RDMA_NLDEV_ATTR_RES_LOCAL_DMA_LKEY, RF_LOCAL_DMA_LKEY);
-		GET_U32(unsafe_rkey, RDMA_NLDEV_ATTR_RES_UNSAFE_GLOBAL_RKEY, RF_UNSAFE_RKEY);
-		break;
-	case RD_RES_CM_ID:
-		GET_U32(lqpn, RDMA_NLDEV_ATTR_RES_LQPN, RF_LQPN);
-		GET_U32(ps, RDMA_NLDEV_ATTR_RES_PS, RF_PS);
-		get_addr(tb, RDMA_NLDEV_ATTR_RES_SRC_ADDR, &r->src, &r->has, RF_SRC_ADDR);
-		get_addr(tb, RDMA_NLDEV_ATTR_RES_DST_ADDR, &r->dst, &r->has, RF_DST_ADDR);
-		break;
-	default:
-		break;
+	uint16_t id_attr = kinds[kind].id_attr;
+
+	if (tb[id_attr])
+		store(tb[id_attr], V_U32, offsetof(struct rd_res, id), RF_ID, r);
+	for (unsigned i = 0; i < NRES_ATTRS; i++) {
+		const struct res_attr *d = &res_attrs[i];
+
+		if ((d->kinds & K(kind)) && tb[d->attr])
+			store(tb[d->attr], d->val, d->offset, d->flag, r);
+	}
+}
+
+/* The policy's check of the value types here, inline; a failure (rare) is
+ * checked again by nl_attr_valid(), which warns as the table parsers do. */
+static bool res_attr_valid(const struct nlattr *a, enum res_val val)
+{
+	uint16_t len = (uint16_t)(a->nla_len - MNL_ATTR_HDRLEN);
+	bool ok;
+
+	switch (val) {
+	case V_U8: ok = len == 1; break;
+	case V_U32: ok = len == 4; break;
+	case V_U64: ok = len == 8; break;
+	case V_STR: ok = len > 0 && ((const char *)nl_attr_data(a))[len - 1] == '\0'; break;
+	default: ok = false; break;
+	}
+	return ok || nl_attr_valid(a);
+}
+
+/* A dump entry: one pass over its attributes; later ones win, as in a table. */
+static void decode_nested(enum rd_res_kind kind, const struct nlattr *entry, struct rd_res *r)
+{
+	uint16_t id_attr = kinds[kind].id_attr;
+	const struct nlattr *a;
+
+	nl_attr_for_each_nested(a, entry) {
+		uint16_t type = nl_attr_type(a);
+		unsigned row = type < NL_TB_SIZE ? row_of[type] : 0;
+		const struct res_attr *d = row ? &res_attrs[row - 1] : NULL;
+		bool wanted = d && (d->kinds & K(kind));
+
+		if ((type != id_attr && !wanted) || !res_attr_valid(a, wanted ? d->val : V_U32))
+			continue;
+		if (type == id_attr)
+			store(a, V_U32, offsetof(struct rd_res, id), RF_ID, r);
+		if (wanted)
+			store(a, d->val, d->offset, d->flag, r);
 	}
 }
 
@@ -147,24 +199,28 @@ struct res_walk {
 	int stop;
 };
 
-static int emit(struct res_walk *w, const nl_tb tb, const nl_tb msg_tb)
+/* The entry (a nest in a dump, else the message itself) to the callback. */
+static void emit(struct res_walk *w, const struct nlattr *entry, const nl_tb tb)
 {
 	struct rd_res r;
 
 	memset(&r, 0, offsetof(struct rd_res, src));	/* the addresses are set only when present */
 	r.kind = w->kind;
-	r.dev_index = nl_u32(msg_tb, RDMA_NLDEV_ATTR_DEV_INDEX, 0);
-	r.dev_name = nl_str(msg_tb, RDMA_NLDEV_ATTR_DEV_NAME);
+	r.dev_index = nl_u32(tb, RDMA_NLDEV_ATTR_DEV_INDEX, 0);
+	r.dev_name = nl_str(tb, RDMA_NLDEV_ATTR_DEV_NAME);
 	if (!r.dev_name)
 		r.dev_name = "?";
-	decode_entry(w->kind, tb, &r);
+	if (entry)
+		decode_nested(w->kind, entry, &r);
+	else
+		decode_entry(w->kind, tb, &r);
 	if (!rd_res_has(&r, RF_ID))
-		return 0;	/* every kernel sends the id; an entry without one is malformed */
+		return;	/* every kernel sends the id; an entry without one is malformed */
 	if (w->one_id && r.id != w->id)
-		return 0;
+		return;
 	if (!w->stop)
 		w->stop = w->cb(&r, w->data);
-	return 0;	/* a streamed dump is read to its end even when the caller is done */
+	/* a streamed dump is read to its end even when the caller is done */
 }
 
 static int res_msg(const nl_tb tb, void *data)
@@ -175,15 +231,12 @@ static int res_msg(const nl_tb tb, void *data)
 
 	/* A non-dump GET answers with the entry's attributes at the top level. */
 	if (!tb[d->nest]) {
-		emit(w, tb, tb);
+		emit(w, NULL, tb);
 		return MNL_CB_OK;
 	}
-	mnl_attr_for_each_nested(entry, tb[d->nest]) {
-		nl_tb etb;
-
-		if (mnl_attr_get_type(entry) != d->entry || nl_parse_nested(entry, etb))
-			continue;
-		emit(w, etb, tb);
+	nl_attr_for_each_nested(entry, tb[d->nest]) {
+		if (nl_attr_type(entry) == d->entry)
+			emit(w, entry, tb);
 	}
 	return MNL_CB_OK;
 }
@@ -205,6 +258,7 @@ int rd_res_each(enum rd_res_kind kind, uint32_t dev_index, bool one_id, uint32_t
 
 	if (kind >= RD_RES_KINDS)
 		return -EINVAL;
+	index_rows();
 	if (!one_id)
 		return res_dump(&w, dev_index);
 	nl_req_init(&r, kinds[kind].cmd, false);

@@ -62,7 +62,7 @@ static void event_end(const char *source)
 {
 	out_token(&dev_fields[D_SOURCE], source);
 	out_obj_end();
-	fflush(stdout);
+	out_flush();
 }
 
 /* ---- reading the list ---- */
@@ -225,7 +225,7 @@ static void print_mode(struct devwatch *dw, const char *why)
 	out_token(&dev_fields[D_MODE], dw->mode == MON_EVENTS ? "events" : "poll");
 	out_str(&dev_fields[D_REASON], why);
 	out_obj_end();
-	fflush(stdout);
+	out_flush();
 }
 
 int devwatch_start(struct devwatch *dw, const char *only, double t0, double (*clock)(void))

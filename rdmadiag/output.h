@@ -50,6 +50,9 @@ void out_init(FILE *fp);
 void out_begin(void);		/* opens the top-level JSON object */
 void out_finish(void);		/* closes all, prints collected errors */
 void out_set_stream(bool on);	/* JSON lines: each top-level object is one line */
+/* Output is buffered by the layer (see output.c): a command that streams
+ * (an event, a progress row) calls this where stdio's fflush(stdout) was. */
+void out_flush(void);
 /* Reports that fleets merge (link check, path test, system check) name their
  * node: "host" follows "schema" in the JSON header. Call before any output;
  * NULL or "" leaves it out. */

@@ -186,7 +186,7 @@ static void emit_stage(const struct stage *s)
 	check_observe(&s->r);
 	if (!out_is_json()) {
 		emit_stage_text(s);
-		fflush(stdout);
+		out_flush();
 		return;
 	}
 	out_obj_begin(NULL);
@@ -1814,7 +1814,7 @@ static void print_finished(struct fleet *f, const struct peer_run *pr)
 	} else {
 		text_row(pr);
 	}
-	fflush(stdout);
+	out_flush();
 }
 
 static void test_peer_into(const struct tester *tmpl, struct peer_run *pr)

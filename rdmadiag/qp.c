@@ -226,7 +226,7 @@ static void event_begin(struct watch *w, const char *event)
 static void event_end(void)
 {
 	out_obj_end();
-	fflush(stdout);
+	out_flush();
 }
 
 static void emit_qp_event(struct watch *w, const char *event, const struct rd_res *r)
