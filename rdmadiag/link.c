@@ -10,6 +10,7 @@
 
 #include "../netlink/netdev.h"
 #include "../netlink/rdma.h"
+#include "../netlink/source.h"
 #include "../verbs/verbs.h"
 #include "common.h"
 #include "link.h"
@@ -144,19 +145,41 @@ static int add_dev(const struct rd_dev *d, void *data)
 	return 0;
 }
 
+/* libibverbs' device list loads every installed provider (17) unless those
+ * already registered match every device: live, the provider of each device's
+ * driver is loaded first (as link check does). Replayed, the verbs answers
+ * are recorded and nothing is loaded. */
+static void preload_providers(const struct dev_list *l)
+{
+	char driver[64], chardev[64];
+
+	if (source_replaying())
+		return;
+	for (unsigned i = 0; i < l->n; i++)
+		if (rd_dev_uverbs(l->index[i], driver, sizeof(driver), chardev, sizeof(chardev)) == 0)
+			vb_preload_module_provider(driver);
+}
+
 /* Devices first, then their ports: a netlink request must not be issued from
  * inside the callback of another one (they share the socket and the buffer,
  * and the rest of the outer dump would be read as the inner reply). */
-int link_each(const char *dev, unsigned port, rd_port_cb cb, void *data)
+static int walk_ports(const char *dev, unsigned port, bool preload, rd_port_cb cb, void *data)
 {
 	static struct dev_list l;
 	int err;
 
 	l.n = 0;
 	err = rd_dev_each(dev, add_dev, &l);
+	if (!err && preload)
+		preload_providers(&l);
 	for (unsigned i = 0; !err && i < l.n; i++)
 		err = rd_port_each(l.index[i], port, cb, data);
 	return err;
+}
+
+int link_each(const char *dev, unsigned port, rd_port_cb cb, void *data)
+{
+	return walk_ports(dev, port, false, cb, data);
 }
 
 static int link_show(struct cmd_ctx *ctx)
@@ -170,7 +193,8 @@ static int link_show(struct cmd_ctx *ctx)
 	if (rc)
 		return rc;
 	out_list_begin("links");
-	err = link_each(ctx->argc ? sel.dev : NULL, sel.port, print_port, &count);
+	/* every port is queried through libibverbs (link_port_fill) */
+	err = walk_ports(ctx->argc ? sel.dev : NULL, sel.port, true, print_port, &count);
 	out_list_end();
 	if (err)
 		return report_dev_error(ctx->argc ? sel.dev : NULL, err);

@@ -272,8 +272,8 @@ int link_check(struct cmd_ctx *ctx)
 		rd_dev_uverbs(env.devs[i].d.index, env.devs[i].driver, sizeof(env.devs[i].driver),
 			      env.devs[i].chardev, sizeof(env.devs[i].chardev));
 		/* before the first verbs query lists the devices (live only) */
-		if (!source_replaying() && vb_provider_of_module(env.devs[i].driver))
-			vb_preload_provider(vb_provider_of_module(env.devs[i].driver));
+		if (!source_replaying())
+			vb_preload_module_provider(env.devs[i].driver);
 	}
 	if (!err)
 		err = link_each(g.dev, sel.port, gather_port, &env);

@@ -3,6 +3,7 @@
 #include <inttypes.h>
 #include <math.h>
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -308,7 +309,8 @@ void out_set_host(const char *host)
 }
 
 /* Separator and key before a new member of the current container. */
-static void json_member(const char *key)
+/* Separator (and indentation) before a new member; whether it takes a key. */
+static bool json_next_member(void)
 {
 	json_begin_pending();
 	if (o.depth > 0) {
@@ -318,11 +320,113 @@ static void json_member(const char *key)
 			putch(',');
 		l->has_items = true;
 		json_indent();
-		if (!l->is_list && key) {
-			json_string(key);
-			putstr(g_opts.pretty && !o.stream ? ": " : ":");
-		}
+		return !l->is_list;
 	}
+	return false;
+}
+
+static void json_key(const char *key)
+{
+	json_string(key);
+	putstr(g_opts.pretty && !o.stream ? ": " : ":");
+}
+
+static void json_member(const char *key)
+{
+	if (json_next_member() && key)
+		json_key(key);
+}
+
+/* ---- labels and keys of read-only fields, rendered once ---- */
+
+/*
+ * A QP line has ten labels and a JSON QP thirteen keys: rendered once per
+ * field ("lqpn " and "\"lqpn\":") and copied with their length known, they
+ * cost a fraction of a byte-by-byte copy. Only fields that cannot change are
+ * cached: the field and its strings in the program's read-only data (the
+ * tables of the object files), not a struct on the stack with a key that a
+ * buffer holds (counter names, path measurements).
+ */
+extern const char __executable_start[];
+extern const char __data_start[];	/* glibc's crt1: the first writable data */
+
+static bool read_only(const void *p)
+{
+	return (uintptr_t)p >= (uintptr_t)__executable_start && (uintptr_t)p < (uintptr_t)__data_start;
+}
+
+#define LABEL_SLOTS 128
+#define LABEL_MAX 48
+
+struct rendered {
+	const struct field *f;
+	int mode;		/* 0 text, 1 JSON compact, 2 JSON pretty */
+	size_t len;
+	char text[LABEL_MAX];
+};
+
+static struct rendered label_slot[LABEL_SLOTS];
+
+static int label_mode(void)
+{
+	if (!g_opts.json)
+		return 0;
+	return g_opts.pretty && !o.stream ? 2 : 1;
+}
+
+/* Renders the label or key of f with the writer itself, into the slot. */
+static bool render_label(const struct field *f, int mode, struct rendered *r)
+{
+	size_t at = ob.len;
+	const char *text = mode || !f->label ? f->key : f->label;
+
+	/* Escaped, a short key stays far below the room asked for here. */
+	if (strnlen(text, LABEL_MAX) >= LABEL_MAX || OUT_BUF_SIZE - at < LABEL_MAX * 8)
+		return false;	/* rare: the buffer is about to go out; render next time */
+	if (mode) {
+		json_key(f->key);
+	} else {
+		putstr(f->label ? f->label : f->key);
+		putch(' ');
+	}
+	r->len = ob.len - at;
+	ob.len = at;
+	if (r->len > LABEL_MAX)
+		return false;
+	memcpy(r->text, ob.buf + at, r->len);
+	r->f = f;
+	r->mode = mode;
+	return true;
+}
+
+/* The slot of f rendered for this mode; false when f cannot be cached. */
+static __attribute__((noinline)) bool fill_slot(const struct field *f, int mode, struct rendered *r)
+{
+	if (!f->key || !read_only(f) || !read_only(f->key) || (f->label && !read_only(f->label)))
+		return false;
+	return render_label(f, mode, r);
+}
+
+/* Writes the cached rendering of f's label or key; false when f has none. */
+static bool put_label(const struct field *f)
+{
+	int mode = label_mode();
+	struct rendered *r = &label_slot[((uintptr_t)f / sizeof(*f)) % LABEL_SLOTS];
+
+	if ((r->f != f || r->mode != mode) && !fill_slot(f, mode, r))
+		return false;
+	if (OUT_BUF_SIZE - ob.len < LABEL_MAX)
+		ob_drain();
+	memcpy(ob.buf + ob.len, r->text, LABEL_MAX);	/* whole slot: a fixed-size copy */
+	ob.len += r->len;
+	return true;
+}
+
+/* The member of field f: separator, then its key. */
+static void json_field(const struct field *f)
+{
+	if (json_next_member() && f->key && !put_label(f))
+		json_key(f->key);
 }
 
 static void json_open(const char *key, bool is_list)
@@ -509,8 +613,10 @@ static void text_put(const char *v)
 static void text_label(const struct field *f)
 {
 	text_start_item();
-	putstr(f->label ? f->label : f->key);
-	putch(' ');
+	if (!put_label(f)) {
+		putstr(f->label ? f->label : f->key);
+		putch(' ');
+	}
 }
 
 static void text_value(const struct field *f, const char *v)
@@ -543,7 +649,7 @@ void out_str(const struct field *f, const char *v)
 	if (!v)
 		return;
 	if (g_opts.json) {
-		json_member(f->key);
+		json_field(f);
 		json_string(v);
 	} else {
 		text_value(f, v);
@@ -591,7 +697,7 @@ void out_u64(const struct field *f, uint64_t v)
 	char *text = u64_digits(v, end);
 
 	if (g_opts.json) {
-		json_member(f->key);
+		json_field(f);
 		put(text, (size_t)(end - text));
 		return;
 	}
@@ -614,7 +720,7 @@ void out_s64(const struct field *f, int64_t v)
 
 	snprintf(buf, sizeof(buf), "%" PRId64, v);
 	if (g_opts.json) {
-		json_member(f->key);
+		json_field(f);
 		putstr(buf);
 		return;
 	}
@@ -624,7 +730,7 @@ void out_s64(const struct field *f, int64_t v)
 void out_bool(const struct field *f, bool v)
 {
 	if (g_opts.json) {
-		json_member(f->key);
+		json_field(f);
 		putstr(v ? "true" : "false");
 		return;
 	}
@@ -637,7 +743,7 @@ void out_double(const struct field *f, double v, int decimals)
 
 	if (!isfinite(v)) {	/* JSON has no NaN or infinity */
 		if (g_opts.json) {
-			json_member(f->key);
+			json_field(f);
 			putstr("null");
 		} else {
 			text_value(f, "n/a");
@@ -646,7 +752,7 @@ void out_double(const struct field *f, double v, int decimals)
 	}
 	snprintf(buf, sizeof(buf), "%.*f", decimals, v);
 	if (g_opts.json) {
-		json_member(f->key);
+		json_field(f);
 		putstr(buf);
 		return;
 	}

@@ -93,6 +93,13 @@ const char *vb_provider_of_module(const char *module)
 	return NULL;
 }
 
+bool vb_preload_module_provider(const char *module)
+{
+	const char *provider = vb_provider_of_module(module);
+
+	return provider && vb_preload_provider(provider);
+}
+
 /* ---- key=value records ---- */
 
 struct kv {

@@ -65,6 +65,9 @@ void vb_close(void);
 bool vb_preload_provider(const char *provider);
 /* The provider of the kernel driver module ("rdma_rxe" -> "rxe"), NULL if unknown. */
 const char *vb_provider_of_module(const char *module);
+/* vb_preload_provider() of the provider that driver module needs; false
+ * when the module is unknown or its provider is not installed. */
+bool vb_preload_module_provider(const char *module);
 /* Loads libibverbs now (it is opened on first use, verbs/dl.c); false when missing. */
 bool vb_library_load(void);
 

@@ -100,3 +100,13 @@ devinfo() {
 	assert_failure 3
 	assert_output --partial "has no port 7"
 }
+
+@test "link show loads only the libibverbs provider of the device's driver (rxe), not every installed one" {
+	# LD_DEBUG=files names every library the dynamic loader opens
+	run bash -c "LD_DEBUG=files '$RD' link show '$LAB_RXE' 2>&1 >/dev/null"
+	assert_success
+	loaded=$(grep -o 'lib[a-z0-9_]*-rdmav[0-9]*\.so' <<<"$output" | sort -u)
+	echo "providers loaded: $loaded"
+	[ "$(wc -l <<<"$loaded")" -eq 1 ]
+	[[ $loaded == librxe-rdmav*.so ]]
+}
