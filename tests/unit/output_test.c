@@ -78,6 +78,48 @@ static void one_check(void)
 	ok(check_exit_code(&sum, false) == EXIT_PROBLEM, "a failed check gives exit 1");
 }
 
+/* A field on the stack whose key a buffer holds, reused for each name (as
+ * counter show prints counters): every line must carry its own name, and
+ * the read-only table's field beside it its own label. */
+static void reused_key(void)
+{
+	char key[32];
+
+	out_list_begin("rows");
+	for (int i = 0; i < 3; i++) {
+		snprintf(key, sizeof(key), "ctr%d", i);
+		struct field dyn = { key, NULL, FT_U64, 0, NULL };
+
+		out_obj_begin(NULL);
+		out_u64(&dyn, (uint64_t)i);
+		out_u64(&f[2], 1500);
+		out_obj_end();
+	}
+	out_list_end();
+}
+
+/* What the layer buffers reaches the stream at out_flush() (a streamed event). */
+static void flushed_before_finish(void)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *fp = open_memstream(&buf, &len);
+
+	g_opts.json = false;
+	out_init(fp);
+	out_begin();
+	out_obj_begin(NULL);
+	out_str(&f[1], "up");
+	out_obj_end();
+	fflush(fp);
+	ok(len == 0, "text is held in the layer's buffer until a flush");
+	out_flush();
+	is_str(buf, "state up\n", "out_flush() hands the buffered line to the stream");
+	out_finish();
+	fclose(fp);
+	free(buf);
+}
+
 int main(void)
 {
 	char *s;
@@ -112,6 +154,17 @@ int main(void)
 		   strstr(s, "0 pass, 0 warn, 1 fail, 0 skip"),
 	   "a check result in text has verdict, id, hint and totals");
 	free(s);
+	s = render(false, false, reused_key);
+	is_str(s, "ctr0 0 mtu 1500\nctr1 1 mtu 1500\nctr2 2 mtu 1500\n",
+	       "text: a key held in a reused buffer prints as it is at each call");
+	free(s);
+	s = render(true, false, reused_key);
+	is_str(s,
+	       "{\"schema\":1,\"rows\":[{\"ctr0\":0,\"mtu\":1500},{\"ctr1\":1,\"mtu\":1500},"
+	       "{\"ctr2\":2,\"mtu\":1500}]}\n",
+	       "JSON: a key held in a reused buffer is written as it is at each call");
+	free(s);
+	flushed_before_finish();
 	g_opts.pretty = true;
 	s = render(true, false, unfinished);
 	ok(strstr(s, "\n  \"links\": [\n    {\n      \"mtu\": 9000\n    }\n  ]") != NULL, "pretty JSON is indented");
