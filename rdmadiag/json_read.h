@@ -46,6 +46,10 @@ struct json_doc {
  * doc->error and doc->error_offset set. Call json_free() in both cases.
  * lim NULL: the defaults. */
 int json_parse(const char *text, size_t len, const struct json_limits *lim, struct json_doc *doc);
+/* json_parse for the next of many documents: doc holds an earlier one (from
+ * json_parse or json_parse_again, parsed or refused), whose tree this drops
+ * and whose memory it reuses. json_free() once at the end. */
+int json_parse_again(const char *text, size_t len, const struct json_limits *lim, struct json_doc *doc);
 void json_free(struct json_doc *doc);
 
 /* Accessors; each accepts NULL and returns NULL/false when the type differs. */

@@ -373,8 +373,24 @@ static void read_path_report(struct fleet_model *m, uint32_t node, const struct 
 
 /* ---- files ---- */
 
-/* Reads a regular file of at most RF_MAX_FILE bytes. NULL with why set. */
-static char *slurp(const char *file, size_t *len, char *why, size_t wlen)
+/* The read buffer of the model, grown to size bytes; it serves every file, so
+ * memory follows the largest report, not the sum of them. NULL: no memory. */
+static char *read_buffer(struct fleet_model *m, size_t size)
+{
+	if (size > m->read_cap) {
+		char *p = realloc(m->read_buf, size);
+
+		if (!p)
+			return NULL;
+		m->read_buf = p;
+		m->read_cap = size;
+	}
+	return m->read_buf;
+}
+
+/* Reads a regular file of at most RF_MAX_FILE bytes into the model's read
+ * buffer. NULL with why set. */
+static char *slurp(struct fleet_model *m, const char *file, size_t *len, char *why, size_t wlen)
 {
 	int fd = open(file, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
 	struct stat st;
@@ -394,7 +410,7 @@ static char *slurp(const char *file, size_t *len, char *why, size_t wlen)
 			 RF_MAX_FILE >> 20);
 		goto out;
 	}
-	buf = malloc((size_t)st.st_size + 1);
+	buf = read_buffer(m, (size_t)st.st_size + 1);
 	while (buf && got < (size_t)st.st_size) {
 		ssize_t n = read(fd, buf + got, (size_t)st.st_size - got);
 
@@ -406,7 +422,6 @@ static char *slurp(const char *file, size_t *len, char *why, size_t wlen)
 	}
 	if (!buf || got != (size_t)st.st_size) {
 		snprintf(why, wlen, buf ? "short read" : "out of memory");
-		free(buf);
 		buf = NULL;
 	}
 	*len = got;
@@ -420,21 +435,22 @@ static void add_file(struct fleet_model *m, const char *file)
 {
 	char why[200];
 	size_t len = 0;
-	char *text = slurp(file, &len, why, sizeof(why));
-	struct json_doc doc;
+	char *text = slurp(m, file, &len, why, sizeof(why));
+	struct json_doc *doc = &m->read_doc;
+	int rc;
 
 	if (!text) {
 		skip_file(m, file, why);
 		return;
 	}
-	if (json_parse(text, len, NULL, &doc)) {
-		snprintf(why, sizeof(why), "not JSON at byte %zu: %s", doc.error_offset, doc.error);
+	/* One arena for every document: the tree of the last file is dropped. */
+	rc = m->read_docs++ ? json_parse_again(text, len, NULL, doc) : json_parse(text, len, NULL, doc);
+	if (rc) {
+		snprintf(why, sizeof(why), "not JSON at byte %zu: %s", doc->error_offset, doc->error);
 		skip_file(m, file, why);
 	} else {
-		read_report(m, file, doc.root);
+		read_report(m, file, doc->root);
 	}
-	json_free(&doc);
-	free(text);
 }
 
 static int cmp_str(const void *a, const void *b)
@@ -553,6 +569,9 @@ void fleet_free(struct fleet_model *m)
 	free(m->checks);
 	free(m->pairs);
 	free(m->addrs);
+	free(m->read_buf);
+	if (m->read_docs)
+		json_free(&m->read_doc);
 	strmap_free(&m->node_map);
 	strmap_free(&m->addr_map);
 	strmap_free(&m->id_map);

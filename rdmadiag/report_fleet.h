@@ -16,6 +16,7 @@
 #include <stdint.h>
 
 #include "check.h"
+#include "json_read.h"
 
 #define RF_NONE UINT32_MAX
 #define RF_MAX_FILE (64u << 20)	/* bytes of one report */
@@ -75,6 +76,11 @@ struct fleet_model {
 	struct rf_addr *addrs;
 	size_t naddrs, cap_addrs;
 	unsigned files_read, check_reports, path_reports, loopback_reports;
+	/* Reading (private): the buffer and JSON arena every file reuses. */
+	char *read_buf;
+	size_t read_cap;
+	struct json_doc read_doc;
+	unsigned read_docs;	/* documents parsed into read_doc */
 };
 
 /* Adds one file (or every regular, non-hidden file of a directory, sorted).

@@ -6,9 +6,10 @@
 #   - NODES path test reports, each node testing 8 and then 32 peers;
 #   - 200 nodes all pairs (39,800 pairs; the largest input per node).
 # For each: input size, wall time (best of 3) and peak RSS (/usr/bin/time -v)
-# of `report merge` (text) and `-j report merge` (every pair printed), and the
-# bound the model keeps to: pairs x bytes per cell. Memory must follow the
-# pairs (the N x N cells actually tested), not the bytes read.
+# of `report merge` (text) and of `-j report merge` (every pair printed; best
+# of 3 as well), and the bound the model keeps to: pairs x bytes per cell.
+# Memory must follow the pairs (the N x N cells actually tested), not the
+# bytes read.
 set -u
 cd "$(dirname "$0")/../.." || exit 1
 RD=${RDMADIAG_BIN:-rdmadiag/rdmadiag}
@@ -25,20 +26,28 @@ gen() { # gen DIR KIND ARGS...
 	python3 tests/fixtures/make-fleet.py --kind "$kind" --out "$dir" --bad 17 "$@"
 }
 
-measure() { # measure LABEL DIR PAIRS
-	local label=$1 dir=$2 pairs=$3 best=999 rss=0 jrss=0 t size
-	size=$(du -sm "$dir" | cut -f1)
+# run3 OUT ARGS...: best wall seconds of 3 runs of rdmadiag ARGS (stdout to OUT);
+# sets T (seconds) and RSS (KB, peak of the last run)
+run3() {
+	local out=$1 t
+	shift
+	T=999
 	for _ in 1 2 3; do
-		/usr/bin/time -v -o "$tmp/tv" "$RD" report merge "$dir" >/dev/null 2>&1
+		/usr/bin/time -v -o "$tmp/tv" "$RD" "$@" >"$out" 2>/dev/null
 		t=$(awk -F': ' '/Elapsed \(wall clock\)/ { n = split($2, a, ":"); print a[n] + (n > 1 ? a[n-1] * 60 : 0) }' "$tmp/tv")
-		best=$(awk -v a="$t" -v b="$best" 'BEGIN { print (a < b) ? a : b }')
-		rss=$(awk -F': ' '/Maximum resident/ { print $2 }' "$tmp/tv")
+		T=$(awk -v a="$t" -v b="$T" 'BEGIN { print (a < b) ? a : b }')
+		RSS=$(awk -F': ' '/Maximum resident/ { print $2 }' "$tmp/tv")
 	done
-	/usr/bin/time -v -o "$tmp/tv" "$RD" -j report merge "$dir" >"$tmp/out.json" 2>/dev/null
-	jrss=$(awk -F': ' '/Maximum resident/ { print $2 }' "$tmp/tv")
-	jt=$(awk -F': ' '/Elapsed \(wall clock\)/ { n = split($2, a, ":"); print a[n] }' "$tmp/tv")
+}
+
+measure() { # measure LABEL DIR PAIRS
+	local label=$1 dir=$2 pairs=$3 size t rss
+	size=$(du -sm "$dir" | cut -f1)
+	run3 /dev/null report merge "$dir"
+	t=$T rss=$RSS
+	run3 "$tmp/out.json" -j report merge "$dir"
 	printf '%-34s %7s MB %9s pairs %7.2f s %7d KB | -j %6.2f s %7d KB  cells %6d KB\n' "$label" "$size" \
-		"$pairs" "$best" "$rss" "$jt" "$jrss" $((pairs * 28 / 1024))
+		"$pairs" "$t" "$rss" "$T" "$RSS" $((pairs * 28 / 1024))
 }
 
 printf '%-34s %10s %15s %9s %10s | %23s  %s\n' "fleet" "input" "" "wall" "peak RSS" "-j wall, RSS" "pairs x 28 B"

@@ -78,10 +78,69 @@ static void test_limits(void)
 	json_free(&d);
 }
 
+/* The fast path for short decimals must give strtod's very double. */
+static void test_numbers_as_strtod(void)
+{
+	static const char *const fixed[] = { "0", "-0", "1", "-1", "0.1", "0.3", "33796.001", "118643.031", "1.17",
+					     "999999999999999", "9999999999999999", "0.000000000000001",
+					     "123456789.012345", "-42.5", "1e3", "2.5E-3", "17976931348623157" };
+	char text[64];
+	unsigned bad = 0, n = 0;
+	struct json_doc d;
+
+	srand(7);
+	for (size_t i = 0; i < sizeof(fixed) / sizeof(fixed[0]) + 20000; i++) {
+		const char *t = text;
+
+		if (i < sizeof(fixed) / sizeof(fixed[0]))
+			t = fixed[i];
+		else	/* 1 to 17 digits with the point anywhere */
+			snprintf(text, sizeof(text), "%s%llu.%0*u", rand() % 2 ? "-" : "",
+				 (unsigned long long)rand() * (unsigned long long)rand() % 100000000000ull,
+				 rand() % 7 + 1, (unsigned)rand() % 1000000u);
+		n++;
+		if (json_parse(t, strlen(t), NULL, &d) || d.root->type != JSON_NUMBER ||
+		    memcmp(&d.root->num, &(double){ strtod(t, NULL) }, sizeof(double)))
+			if (bad++ < 5)
+				fprintf(TAP_FP, "# %s read as %.17g, strtod %.17g\n", t, d.root ? d.root->num : 0,
+					strtod(t, NULL));
+		json_free(&d);
+	}
+	ok(bad == 0, "%u numbers read bit for bit as strtod reads them (%u differ)", n, bad);
+	ok(json_parse("\"plain ascii\"", 13, NULL, &d) == 0 && !strcmp(d.root->str, "plain ascii"),
+	   "plain string copied");
+	json_free(&d);
+}
+
+/* json_parse_again reuses the arena: earlier documents, parsed or refused,
+ * leave nothing behind in the next tree. */
+static void test_parse_again(void)
+{
+	struct json_doc d;
+	char big[20000];
+	size_t n = 0;
+	double num = 0;
+
+	big[n++] = '[';
+	while (n < sizeof(big) - 10)
+		n += (size_t)snprintf(big + n, sizeof(big) - n, "\"s%zu\",", n);
+	big[n - 1] = ']';
+	ok(json_parse(big, n, NULL, &d) == 0 && d.root->type == JSON_ARRAY, "a document of many chunks");
+	ok(json_parse_again("[1,", 3, NULL, &d) == -1 && !d.root && strstr(d.error, "text ends"),
+	   "the next refused: %s", d.error);
+	ok(json_parse_again("{\"a\":2.5}", 9, NULL, &d) == 0 && json_get_num(d.root, "a", &num) && num == 2.5 &&
+	   !d.root->next && !d.error[0], "the next parsed, nothing left of the earlier ones");
+	ok(json_parse_again(big, n, NULL, &d) == 0 && json_first(d.root) && !strcmp(json_first(d.root)->str, "s1"),
+	   "the large one again in the reused memory");
+	json_free(&d);
+}
+
 int main(void)
 {
 	test_document();
 	test_refusals();
 	test_limits();
+	test_numbers_as_strtod();
+	test_parse_again();
 	return tap_done();
 }
