@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include <errno.h>
+#include <signal.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "../netlink/rdma.h"
 #include "../netlink/sysfs.h"
@@ -48,4 +50,41 @@ const char *local_host_name(void)
 	if (fs_read("/proc/sys/kernel/hostname", name, sizeof(name)) <= 0)
 		return NULL;
 	return name;
+}
+
+static volatile sig_atomic_t interrupted;
+
+void interrupt_note(int sig)
+{
+	(void)sig;
+	interrupted = 1;
+}
+
+bool interrupt_noted(void)
+{
+	return interrupted;
+}
+
+void stop_signals_catch(void (*handler)(int))
+{
+	struct sigaction sa = { .sa_handler = handler };
+
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+}
+
+void interrupt_catch(void)
+{
+	stop_signals_catch(interrupt_note);
+}
+
+bool list_has(const char *list, const char *item)
+{
+	size_t n = strlen(item);
+
+	for (const char *p = list; p && *p; p = strchr(p, ',') ? strchr(p, ',') + 1 : NULL)
+		if (!strncmp(p, item, n) && (p[n] == ',' || !p[n]))
+			return true;
+	return false;
 }

@@ -14,4 +14,20 @@ void report_no_devices(void);
  * shows the recorded host); NULL when unknown. Static buffer. */
 const char *local_host_name(void);
 
+/* Ctrl-C (SIGINT) or SIGTERM asked the run to stop. Each command that waits
+ * keeps its own handler and flag; the handlers also call interrupt_note(),
+ * so that a command running others (system check) learns of it between them
+ * and stops too. interrupt_note() is async-signal-safe. */
+void interrupt_note(int sig);
+bool interrupt_noted(void);
+/* handler for SIGINT and SIGTERM, without SA_RESTART: a signal must cut
+ * sleeps and poll() short so that the command ends cleanly. */
+void stop_signals_catch(void (*handler)(int));
+/* Installs interrupt_note() itself for the time no command's own handler is
+ * in place. */
+void interrupt_catch(void);
+
+/* item is one of the comma separated items of list (an OPT_LIST value). */
+bool list_has(const char *list, const char *item);
+
 #endif

@@ -182,8 +182,8 @@ static volatile sig_atomic_t stop_requested;
 
 static void on_stop(int sig)
 {
-	(void)sig;
 	stop_requested = 1;
+	interrupt_note(sig);
 }
 
 void install_stop_handler(void)

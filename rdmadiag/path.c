@@ -46,8 +46,8 @@ static volatile sig_atomic_t g_stop;
 
 static void on_stop_signal(int sig)
 {
-	(void)sig;
 	g_stop = 1;
+	interrupt_note(sig);
 }
 
 /* No SA_RESTART: a signal must end poll() and friends so that we clean up. */

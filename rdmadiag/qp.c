@@ -16,6 +16,7 @@
 
 #include "../netlink/res.h"
 #include "../netlink/source.h"
+#include "common.h"
 #include "devwatch.h"
 #include "objects.h"
 #include "output.h"
@@ -143,8 +144,8 @@ static volatile sig_atomic_t stop_requested;
 
 static void on_sigint(int sig)
 {
-	(void)sig;
 	stop_requested = 1;
+	interrupt_note(sig);
 }
 
 static double now_sec(void)
@@ -474,6 +475,7 @@ int qp_sample_judge(const struct res_query *q, double interval, qp_flag_fn fn, v
 	w.t0 = w.last_change = now_sec();
 	rc = watch_round(&w, NULL);
 	if (!rc) {
+		stop_signals_catch(on_sigint);	/* Ctrl-C ends the sample early; system check stops */
 		nap(interval);
 		rc = watch_round(&w, NULL);
 	}
@@ -490,7 +492,6 @@ static int qp_watch(struct cmd_ctx *ctx)
 	const struct opt_value *count = ctx_opt(ctx, "--count");
 	const struct opt_value *stable = ctx_opt(ctx, "--until-stable");
 	double interval = ctx_opt(ctx, "--interval")->set ? ctx_opt(ctx, "--interval")->dbl : 1.0;
-	struct sigaction sa = { .sa_handler = on_sigint };
 	int rc;
 
 	if (res_query_parse(ctx, qp_keys, &q))
@@ -502,9 +503,7 @@ static int qp_watch(struct cmd_ctx *ctx)
 	rc = watch_alloc(&w);
 	if (rc)
 		return rc;
-	/* No SA_RESTART: SIGINT must cut the sleep short. */
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
+	stop_signals_catch(on_sigint);
 	w.t0 = w.last_change = now_sec();
 	rc = devwatch_start(&dw, q.has_dev ? q.sel.dev : NULL, w.t0, now_sec);
 	while (!rc && !stop_requested) {

@@ -22,6 +22,8 @@
 
 #include "../netlink/source.h"
 #include "check.h"
+#include "common.h"
+#include "link_check.h"
 #include "objects.h"
 #include "output.h"
 #include "qp.h"
@@ -48,6 +50,8 @@ static const char *const performance_stages[] = {
 #define MAX_PEERS 16
 #define MAX_LAYERS (3 + 2 * MAX_PEERS)
 #define MAX_FINDINGS 50		/* per layer in the summary; the sub-report has all */
+#define MAX_IDS 96		/* check ids of the device, resource and counter layers */
+#define ID_LIST_MAX 2048	/* a --skip list handed to a layer's command */
 
 struct layer {
 	enum layer_kind kind;
@@ -67,6 +71,7 @@ struct system_args {
 	bool quick, strict;
 	double interval;
 	const char *interval_str;
+	const char *only, *skip;	/* --only/--skip ID,... as given, NULL: not given */
 };
 
 struct system_run {
@@ -191,12 +196,15 @@ static void sub_end(void)
 	out_init(stdout);
 }
 
-/* A layer whose command could not run at all says so as a finding. */
+static bool note_interrupted(struct layer *l);
+
+/* A layer whose command could not run at all says so as a finding; one cut
+ * short by Ctrl-C says that instead. */
 static void note_unchecked(struct layer *l, enum verdict v)
 {
 	struct check_result r;
 
-	if (l->sum.fail || l->rc < EXIT_USAGE)
+	if (note_interrupted(l) || l->sum.fail || l->rc < EXIT_USAGE)
 		return;
 	check_init(&r, "system.unchecked", "host");
 	check_measured(&r, "%s could not run here (exit %d)", layer_info[l->kind].command, l->rc);
@@ -217,6 +225,79 @@ static int run_engine(struct system_run *s, struct layer *l, struct cmd_ctx *c)
 	return l->rc;
 }
 
+/* ---- --only/--skip: each layer's command gets what concerns it ---- */
+
+static const char *const resource_ids[] = { "qp.broken", "qp.stuck", NULL };
+static const char *link_ids[MAX_IDS + 1];
+static const char *const *counter_ids;
+/* What --only/--skip accept: the ids of link check, the resource layer and
+ * counter check, taken from their tables at start-up. */
+static const char *system_ids[MAX_IDS + 1];
+
+static const char *const *skip_choices(const struct object *o, const char *action)
+{
+	const struct action *a = action_of(o, action);
+	int i = a ? opt_index(a, "--skip") : -1;
+
+	return i >= 0 ? a->opts[i].choices : NULL;
+}
+
+__attribute__((constructor)) static void fill_system_ids(void)
+{
+	const char *const *parts[2] = { resource_ids, NULL };
+	int n = 0;
+
+	/* lc_checks, not link check's own choices: those are filled by a
+	 * constructor too, and the order of constructors is not defined */
+	for (int i = 0; lc_checks[i].id && n < MAX_IDS; i++)
+		link_ids[n] = system_ids[n] = lc_checks[i].id, n++;
+	counter_ids = parts[1] = skip_choices(&obj_counter, "check");
+	for (int p = 0; p < 2; p++)
+		for (const char *const *id = parts[p]; id && *id && n < MAX_IDS; id++)
+			system_ids[n++] = *id;
+}
+
+static bool id_selected(const struct system_args *a, const char *id)
+{
+	return (!a->only || list_has(a->only, id)) && !(a->skip && list_has(a->skip, id));
+}
+
+/* The --skip for a layer's command: those of its ids that are not selected
+ * (so --only reaches counter check, which has no --only, as well). Returns
+ * how many of its ids are selected; 0: the layer has nothing to run and says
+ * so in its note. */
+static int layer_selection(const struct system_run *s, struct layer *l, const char *const *ids, char *skip)
+{
+	size_t n = 0;
+	int selected = 0;
+
+	skip[0] = '\0';
+	for (; ids && *ids; ids++) {
+		if (id_selected(s->args, *ids))
+			selected++;
+		else if (n + strlen(*ids) + 2 < ID_LIST_MAX)
+			n += (size_t)sprintf(skip + n, "%s%s", n ? "," : "", *ids);
+	}
+	if (!selected)
+		snprintf(l->note, sizeof(l->note), "not run: %s leave%s none of its checks",
+			 s->args->only ? "--only" : "--skip", s->args->only ? "s" : "");
+	return selected;
+}
+
+/* ---- Ctrl-C ---- */
+
+/* A layer cut short by Ctrl-C says so; what it found before stays. */
+static bool note_interrupted(struct layer *l)
+{
+	char was[sizeof(l->note)];
+
+	if (!interrupt_noted())
+		return false;
+	snprintf(was, sizeof(was), "%s", l->note);
+	snprintf(l->note, sizeof(l->note), "interrupted%s%s", was[0] ? "; " : "", was);
+	return true;
+}
+
 static int dev_words(const struct system_args *a, char **words)
 {
 	words[0] = (char *)a->dev_word;
@@ -226,10 +307,14 @@ static int dev_words(const struct system_args *a, char **words)
 static int run_device_layer(struct system_run *s)
 {
 	struct layer *l = add_layer(s, L_DEVICE, NULL);
-	char *words[1];
+	char *words[1], skip[ID_LIST_MAX];
 	struct cmd_ctx c;
 
+	if (!layer_selection(s, l, link_ids, skip))
+		return EXIT_OK;
 	sub_ctx(&c, &obj_link, "check", dev_words(s->args, words), words);
+	if (skip[0])
+		sub_opt(&c, "--skip", skip);
 	sub_begin(s, "link_check", l);
 	run_engine(s, l, &c);
 	sub_end();
@@ -240,11 +325,15 @@ static int run_device_layer(struct system_run *s)
 static int run_counter_layer(struct system_run *s)
 {
 	struct layer *l = add_layer(s, L_COUNTER, NULL);
-	char *words[1];
+	char *words[1], skip[ID_LIST_MAX];
 	struct cmd_ctx c;
 
+	if (!layer_selection(s, l, counter_ids, skip))
+		return EXIT_OK;
 	sub_ctx(&c, &obj_counter, "check", dev_words(s->args, words), words);
 	sub_opt(&c, "--interval", s->args->interval_str);
+	if (skip[0])
+		sub_opt(&c, "--skip", skip);
 	sub_begin(s, "counter_check", l);
 	run_engine(s, l, &c);
 	sub_end();
@@ -270,6 +359,8 @@ static void on_qp_flag(const struct rd_res *r, const char *flag, const char *rea
 	const char *comm = res_comm(r);
 	char subject[96];
 
+	if (!id_selected(s->args, broken ? "qp.broken" : "qp.stuck"))
+		return;	/* left out by --only/--skip */
 	if (s->nqp_results == s->qp_capacity) {
 		int cap = s->qp_capacity ? 2 * s->qp_capacity : 16;
 
@@ -295,6 +386,8 @@ static void emit_qp_clean(struct system_run *s, const char *id, const char *what
 {
 	struct check_result r;
 
+	if (!id_selected(s->args, id))
+		return;
 	for (int i = 0; i < s->nqp_results; i++)
 		if (!strcmp(s->qp_results[i].id, id))
 			return;
@@ -313,11 +406,13 @@ static const struct field qp_layer_fields[] = {
 static int run_resource_layer(struct system_run *s)
 {
 	struct layer *l = add_layer(s, L_RESOURCE, NULL);
-	char *words[1];
+	char *words[1], unused[ID_LIST_MAX];
 	struct res_query q;
 	struct cmd_ctx c;
 	unsigned nqps = 0;
 
+	if (!layer_selection(s, l, resource_ids, unused))
+		return EXIT_OK;	/* its ids are judged here: nothing to hand on */
 	sub_ctx(&c, &obj_qp, "watch", dev_words(s->args, words), words);
 	if (qp_query_parse(&c, &q))
 		return EXIT_USAGE;
@@ -386,7 +481,7 @@ static void run_peers(struct system_run *s)
 		return;
 	if (out_is_json())
 		out_list_begin("path_test");
-	for (int i = 0; i < s->args->npeers; i++)
+	for (int i = 0; i < s->args->npeers && !interrupt_noted(); i++)
 		run_peer(s, s->args->peers[i]);
 	if (out_is_json())
 		out_list_end();
@@ -428,7 +523,7 @@ static struct first_fail first_failing(const struct system_run *s)
 	return (struct first_fail){ NULL, NULL };
 }
 
-enum { LF_LAYER, LF_COMMAND, LF_PEER, LF_VERDICT, LF_NOTE, LF_MORE, LF_CHECK, LF_SUBJECT };
+enum { LF_LAYER, LF_COMMAND, LF_PEER, LF_VERDICT, LF_NOTE, LF_MORE, LF_CHECK, LF_SUBJECT, LF_INTERRUPTED };
 static const struct field layer_fields[] = {
 	[LF_LAYER] = { "layer", NULL, FT_TOKEN, 0, NULL },
 	[LF_COMMAND] = { "command", NULL, FT_STR, 0, NULL },
@@ -438,6 +533,7 @@ static const struct field layer_fields[] = {
 	[LF_MORE] = { "more_findings", NULL, FT_U64, 0, NULL },
 	[LF_CHECK] = { "check", NULL, FT_STR, 0, NULL },
 	[LF_SUBJECT] = { "subject", NULL, FT_STR, 0, NULL },
+	[LF_INTERRUPTED] = { "interrupted", NULL, FT_BOOL, 0, NULL },
 };
 
 static void text_layer_line(const struct layer *l)
@@ -535,6 +631,10 @@ static void print_report(const struct system_run *s)
 			text_layer_line(&s->layer[i]);
 		text_findings(s);
 	}
+	if (out_is_json() && interrupt_noted())
+		out_bool(&layer_fields[LF_INTERRUPTED], true);
+	else if (interrupt_noted())
+		out_text("\ninterrupted: the layers after the one running then were not run\n");
 	print_fix_first(s);
 }
 
@@ -579,6 +679,13 @@ static int parse_args(const struct cmd_ctx *ctx, struct system_args *a)
 
 	a->quick = ctx_opt(ctx, "--quick")->set;
 	a->strict = ctx_opt(ctx, "--strict")->set;
+	a->only = ctx_opt(ctx, "--only")->set ? ctx_opt(ctx, "--only")->str : NULL;
+	a->skip = ctx_opt(ctx, "--skip")->set ? ctx_opt(ctx, "--skip")->str : NULL;
+	for (int k = 0; a->only && a->skip && system_ids[k]; k++)
+		if (list_has(a->only, system_ids[k]) && list_has(a->skip, system_ids[k])) {
+			usage_error("%s is in --only and in --skip; give it in one of them", system_ids[k]);
+			return -1;
+		}
 	a->interval = iv->set ? iv->dbl : 1.0;
 	a->interval_str = iv->set ? iv->str : "1";
 	if (a->interval < 0.01) {
@@ -616,20 +723,42 @@ static void free_run(struct system_run *s)
 		fclose(s->devnull);
 }
 
-/* The device layer found no RDMA to check: the rest is not run. */
-static void skip_rest(struct system_run *s)
+/* The layers not reached (the device layer found no RDMA to check, or
+ * Ctrl-C): listed, not run, with the reason. Layers come in a fixed order:
+ * device, resource, counter, then connection and performance per peer. */
+static void skip_rest(struct system_run *s, const char *why)
 {
-	static const enum layer_kind rest[] = { L_RESOURCE, L_COUNTER };
+	int total = 3 + 2 * s->args->npeers;
 
-	for (size_t i = 0; i < sizeof(rest) / sizeof(rest[0]); i++)
-		snprintf(add_layer(s, rest[i], NULL)->note, sizeof(s->layer[0].note),
-			 "not run: the device layer cannot check this host");
-	for (int i = 0; i < s->args->npeers; i++) {
-		snprintf(add_layer(s, L_CONNECTION, s->args->peers[i])->note, sizeof(s->layer[0].note),
-			 "not run: the device layer cannot check this host");
-		snprintf(add_layer(s, L_PERFORMANCE, s->args->peers[i])->note, sizeof(s->layer[0].note),
-			 "not run: the device layer cannot check this host");
+	for (int i = s->nlayers; i < total; i++) {
+		enum layer_kind kind = i < 3 ? (enum layer_kind)i : (i - 3) % 2 ? L_PERFORMANCE : L_CONNECTION;
+		struct layer *l = add_layer(s, kind, i < 3 ? NULL : s->args->peers[(i - 3) / 2]);
+
+		snprintf(l->note, sizeof(l->note), "not run: %s", why);
 	}
+}
+
+/* The layers in order; Ctrl-C stops between them (each command also cuts
+ * its own waits short). EXIT_OK, or EXIT_USAGE/EXIT_HOST as the device or
+ * resource layer found. */
+static int run_layers(struct system_run *s)
+{
+	int rc = run_device_layer(s);
+
+	if (rc == EXIT_HOST || rc == EXIT_USAGE) {
+		if (!interrupt_noted())
+			skip_rest(s, "the device layer cannot check this host");
+		return rc;
+	}
+	if (interrupt_noted())
+		return EXIT_OK;
+	rc = run_resource_layer(s);
+	if (rc == EXIT_USAGE)
+		return rc;
+	if (!interrupt_noted())
+		run_counter_layer(s);
+	run_peers(s);
+	return EXIT_OK;
 }
 
 static int system_check(struct cmd_ctx *ctx)
@@ -650,21 +779,17 @@ static int system_check(struct cmd_ctx *ctx)
 			return EXIT_RUNTIME;
 		}
 	}
-	rc = run_device_layer(&s);
-	if (rc == EXIT_HOST || rc == EXIT_USAGE) {
-		skip_rest(&s);
-	} else {
-		rc = run_resource_layer(&s);
-		if (rc != EXIT_USAGE) {
-			run_counter_layer(&s);
-			run_peers(&s);
-			rc = EXIT_OK;
-		}
-	}
+	interrupt_catch();	/* until a layer's command puts its own handler in place */
+	rc = run_layers(&s);
+	if (interrupt_noted())
+		skip_rest(&s, "interrupted");
 	if (rc != EXIT_USAGE)
 		print_report(&s);
 	if (rc == EXIT_OK)
 		rc = system_exit_code(&s);
+	/* as path test with peers left: an interrupted check is not a clean one */
+	if (rc == EXIT_OK && interrupt_noted())
+		rc = EXIT_PROBLEM;
 	free_run(&s);
 	return rc;
 }
@@ -672,6 +797,11 @@ static int system_check(struct cmd_ctx *ctx)
 static const struct cmd_opt check_opts[] = {
 	{ "--quick", OPT_FLAG, NULL, "skip the bandwidth stages of the peer tests", NULL, 0, 0, COMPLETE_NONE },
 	{ "--strict", OPT_FLAG, NULL, "warnings fail too (exit 1)", NULL, 0, 0, COMPLETE_NONE },
+	/* handed to each layer's command as the ids of its own checks */
+	{ "--only", OPT_LIST, "ID,...", "run only these checks of the device, resource and counter layers",
+	  system_ids, 0, 0, COMPLETE_CHECK_ID },
+	{ "--skip", OPT_LIST, "ID,...", "leave these checks of the device, resource and counter layers out",
+	  system_ids, 0, 0, COMPLETE_CHECK_ID },
 	{ "--interval", OPT_DECIMAL, "S", "seconds between the two QP and counter samples (default 1)", NULL, 0, 60,
 	  COMPLETE_NONE },
 	/* handed to path test as they are: same names, kinds and bounds */

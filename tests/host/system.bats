@@ -151,3 +151,86 @@ sc() {
 	assert_line --regexp '^PASS  counter.retrans +rxe0/1 '
 	assert_line --regexp '^device +FAIL +link check '
 }
+
+@test "--skip reaches each layer's command: the ids of link check, the resource layer and counter check" {
+	run --separate-stderr sc -j system check --interval 0.05 --skip kernel.modules,netdev.present,qp.stuck,counter.retrans
+	assert_failure 1
+	sys=$output
+	# the device layer is link check --skip with its own ids, key for key
+	run --separate-stderr sc -j link check --skip kernel.modules,netdev.present
+	assert_failure 1
+	[ "$(jq -c '.link_check' <<<"$sys")" = "$(jq -c 'del(.schema, .errors)' <<<"$output")" ]
+	jq -e '[.link_check.checks[] | .id] | index("kernel.modules") == null and index("port.state") != null' <<<"$sys"
+	jq -e '[.qp_watch.checks[] | .id] | unique == ["qp.broken"]' <<<"$sys"
+	jq -e '[.counter_check.checks[] | .id] | (index("counter.retrans") == null and index("counter.rnr") != null)' <<<"$sys"
+	jq -e '.fix_first.check != "kernel.modules"' <<<"$sys"
+	run --separate-stderr sc system check --interval 0.05 --skip kernel.modules,netdev.present,qp.stuck
+	refute_line --regexp '^FAIL  (kernel\.modules|netdev\.present|qp\.stuck) '
+	assert_line --regexp '^FAIL  qp\.broken '
+}
+
+@test "--only runs those checks alone; a layer with none of them is listed as not run" {
+	run --separate-stderr sc -j system check --interval 0.05 --only port.state,counter.rnr
+	assert_success
+	sys=$output
+	run --separate-stderr sc -j link check --only port.state
+	[ "$(jq -c '.link_check' <<<"$sys")" = "$(jq -c 'del(.schema, .errors)' <<<"$output")" ]
+	jq -e '[.counter_check.checks[] | .id] | unique == ["counter.rnr"]' <<<"$sys"
+	jq -e '.qp_watch == null and [.layers[] | .verdict] == ["pass", "skip", "pass"]' <<<"$sys"
+	jq -e '.layers[1].note == "not run: --only leaves none of its checks"' <<<"$sys"
+	run --separate-stderr sc system check --interval 0.05 --skip qp.broken,qp.stuck
+	assert_line --regexp '^resource +SKIP +qp watch +not run: --skip leave none of its checks$'
+}
+
+@test "--only/--skip: an id of no layer, or in both, is a usage error" {
+	run sc system check --skip path.control
+	assert_failure 2
+	assert_output --partial "unknown value 'path.control'"
+	run sc system check --only port.state --skip port.state,counter.rnr
+	assert_failure 2
+	assert_output --partial 'port.state is in --only and in --skip'
+}
+
+# interrupt OUTFILE ARGS...: system check ARGS in the background, Ctrl-C after
+# 1.5 s; sets status and elapsed (seconds)
+interrupt() {
+	local out=$1 t0=$EPOCHREALTIME pid
+	shift
+	# the binary itself in the background (not through sc: kill must reach it)
+	"$RDMADIAG" --replay "$QPS" "$@" >"$out" 2>"$out.err" &
+	pid=$!
+	sleep 1.5
+	kill -INT "$pid"
+	status=0
+	wait "$pid" || status=$?
+	elapsed=$(awk -v a="$t0" -v b="$EPOCHREALTIME" 'BEGIN { printf "%d", b - a }')
+}
+
+@test "Ctrl-C in the resource layer stops the whole run: done layers reported, the rest not run, exit 1" {
+	# --only leaves the device layer out, so the 30 s QP sample is running when Ctrl-C comes
+	interrupt "$BATS_TEST_TMPDIR/out" system check --interval 30 --only qp.broken,counter.retrans
+	[ "$status" -eq 1 ]
+	[ "$elapsed" -lt 20 ]
+	run cat "$BATS_TEST_TMPDIR/out"
+	assert_line --regexp '^device +SKIP +link check +not run: --only leaves none of its checks$'
+	assert_line --regexp '^resource +FAIL +qp watch +0 pass, 0 warn, [0-9]+ fail, 0 skip; interrupted; '
+	assert_line --regexp '^counter +SKIP +counter check +not run: interrupted$'
+	assert_line 'interrupted: the layers after the one running then were not run'
+	assert_line --regexp '^fix first: the resource layer \(qp watch\): qp.broken on rxe0'
+	interrupt "$BATS_TEST_TMPDIR/j" -j system check --interval 30 --only qp.broken,counter.retrans
+	[ "$status" -eq 1 ]
+	jq -e '.interrupted == true and [.layers[] | .verdict] == ["skip", "fail", "skip"]
+		and .layers[2].note == "not run: interrupted" and (.counter_check | not)' "$BATS_TEST_TMPDIR/j"
+}
+
+@test "Ctrl-C in the counter layer: counter check's own interruption, no later layer, exit 1 even with no failure" {
+	interrupt "$BATS_TEST_TMPDIR/out" system check --interval 30 --only counter.retrans
+	[ "$status" -eq 1 ]
+	[ "$elapsed" -lt 20 ]
+	run cat "$BATS_TEST_TMPDIR/out"
+	assert_line --regexp '^counter +SKIP +counter check +0 pass, 0 warn, 0 fail, 0 skip; interrupted$'
+	assert_line 'interrupted: the layers after the one running then were not run'
+	assert_line 'no layer fails'
+	refute_line --partial 'system.unchecked'
+	grep -q 'counter check interrupted before its second sample' "$BATS_TEST_TMPDIR/out.err"
+}
