@@ -14,7 +14,15 @@ set -euo pipefail
 
 LAB_SRC=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 REPO=$(cd "$LAB_SRC/../.." && pwd)
-BUILD=${LAB_BUILD_DIR:-$REPO/build/lab}
+# LAB_KERNEL_PKG boots another kernel package than linux-image-amd64's (a
+# meta package like linux-image-6.12-amd64 or an exact linux-image-<ver>);
+# its kernel and initramfs live in a build dir of their own.
+KERNEL_SELECTOR=${LAB_KERNEL_PKG:-linux-image-amd64}
+if [ -n "${LAB_KERNEL_PKG:-}" ]; then
+	BUILD=${LAB_BUILD_DIR:-$REPO/build/lab-$LAB_KERNEL_PKG}
+else
+	BUILD=${LAB_BUILD_DIR:-$REPO/build/lab}
+fi
 SLOT_DIR=${LAB_SLOT_DIR:-/tmp/rdmadiag-lab-slots}
 LAB_MEM=${LAB_MEM:-1024}
 LAB_KEEP_LOGS=${LAB_KEEP_LOGS:-30}
@@ -59,16 +67,44 @@ file_is_static() {
 	[ -x "$1" ] && ! ldd "$1" >/dev/null 2>&1
 }
 
+# resolve_kernel_pkg NAME: a meta package -> its linux-image-<ver> dependency;
+# an exact image package -> itself; unknown -> nothing.
+resolve_kernel_pkg() {
+	local dep
+	dep=$(apt-cache depends "$1" 2>/dev/null |
+		awk '$1 == "Depends:" && $2 ~ /^linux-image-[0-9]/ { print $2; exit }')
+	if [ -n "$dep" ]; then
+		echo "$dep"
+	elif apt-cache show "$1" 2>/dev/null | grep -q '^Filename: .*/linux-image-'; then
+		echo "$1"
+	fi
+}
+
 kernel_pkg() {
 	local p
-	p=$(apt-cache depends linux-image-amd64 2>/dev/null |
-		awk '$1 == "Depends:" && $2 ~ /^linux-image-[0-9]/ { print $2; exit }')
+	p=$(resolve_kernel_pkg "$KERNEL_SELECTOR")
 	if [ -z "$p" ] && [ "$(id -u)" = 0 ]; then
 		apt-get update -qq >/dev/null 2>&1 || true
-		p=$(apt-cache depends linux-image-amd64 2>/dev/null |
-			awk '$1 == "Depends:" && $2 ~ /^linux-image-[0-9]/ { print $2; exit }')
+		p=$(resolve_kernel_pkg "$KERNEL_SELECTOR")
 	fi
 	echo "$p"
+}
+
+# A build dir serves one kernel selector, so that an override never replaces
+# the default kernel cache other runs share (and the other way round).
+check_build_selector() {
+	local had
+	had=$(cat "$BUILD/kernel.selector" 2>/dev/null || true)
+	# dirs prepared before the selector was recorded hold linux-image-amd64's kernel
+	if [ -z "$had" ] && [ -s "$BUILD/kernel.pkg" ]; then
+		had=linux-image-amd64
+	fi
+	[ -z "$had" ] || [ "$had" = "$KERNEL_SELECTOR" ] ||
+		die "build dir $(rel "$BUILD") holds the kernel of $had, not $KERNEL_SELECTOR; set LAB_BUILD_DIR to another dir (or unset it: each LAB_KERNEL_PKG gets build/lab-PKG)"
+	# (the default dir is left as it was: no marker means linux-image-amd64)
+	if [ "$KERNEL_SELECTOR" != linux-image-amd64 ] && [ -d "$BUILD" ]; then
+		echo "$KERNEL_SELECTOR" >"$BUILD/kernel.selector"
+	fi
 }
 
 prepare_kernel() {
@@ -76,10 +112,10 @@ prepare_kernel() {
 	pkg=$(kernel_pkg)
 	if [ -z "$pkg" ]; then
 		if [ -s "$BUILD/kernel.ver" ] && [ -d "$BUILD/kernel" ]; then
-			msg "cannot resolve linux-image-amd64 with apt-cache; keeping cached kernel $(cat "$BUILD/kernel.ver")"
+			msg "cannot resolve $KERNEL_SELECTOR with apt-cache; keeping cached kernel $(cat "$BUILD/kernel.ver")"
 			return 0
 		fi
-		die "cannot resolve linux-image-amd64 with apt-cache (run apt-get update)"
+		die "cannot resolve $KERNEL_SELECTOR with apt-cache (run apt-get update; LAB_KERNEL_PKG names a linux-image package)"
 	fi
 	kver=${pkg#linux-image-}
 	if [ "$(cat "$BUILD/kernel.pkg" 2>/dev/null)" = "$pkg" ] && [ -d "$BUILD/kernel/lib/modules/$kver" ] &&
@@ -146,14 +182,18 @@ prepare_initrd() {
 			line=${line#insmod }
 			line=${line%% *}
 			local base=${line##*/}
-			grep -qxF "$base" "$tmp/mods/order" && continue
+			# compressed modules (6.12's .ko.xz) are stored unpacked: compare
+			# the unpacked name, or a shared dependency is inserted twice
+			local ko=${base%.xz}
+			ko=${ko%.zst}
+			grep -qxF "$ko" "$tmp/mods/order" && continue
 			case "$base" in
-			*.ko) cp "$line" "$tmp/mods/$base" ;;
-			*.ko.xz) xz -dc "$line" >"$tmp/mods/${base%.xz}" && base=${base%.xz} ;;
-			*.ko.zst) zstd -qdc "$line" >"$tmp/mods/${base%.zst}" && base=${base%.zst} ;;
+			*.ko) cp "$line" "$tmp/mods/$ko" ;;
+			*.ko.xz) xz -dc "$line" >"$tmp/mods/$ko" ;;
+			*.ko.zst) zstd -qdc "$line" >"$tmp/mods/$ko" ;;
 			*) die "unknown module format: $line" ;;
 			esac
-			echo "$base" >>"$tmp/mods/order"
+			echo "$ko" >>"$tmp/mods/order"
 		done <"$tmp/deps"
 		rm -f "$tmp/deps"
 	done
@@ -175,12 +215,14 @@ cmd_prepare() {
 		hash -r
 		deps_ok || die "dependencies still missing after install-deps.sh: need $need_cmds, bats-assert, bats-support, busybox-static"
 	fi
+	check_build_selector
 	prepare_kernel
 	prepare_initrd
 	exec {lock}>&-
 }
 
 ensure_prepared() {
+	check_build_selector
 	if [ -s "$BUILD/kernel.ver" ] && [ -f "$BUILD/initrd.gz" ] &&
 		[ "$(cat "$BUILD/initrd.stamp" 2>/dev/null)" = "$(initrd_stamp "$(cat "$BUILD/kernel.ver")")" ]; then
 		return 0

@@ -16,7 +16,10 @@
 # Env: LAB_FILTER (regex, bats --filter), LAB_SUITES (default
 # "one-host two-host"), LAB_TIMEOUT (seconds per suite VM run, default 1500),
 # RDMADIAG_BIN (default rdmadiag/rdmadiag, passed into the VMs), LAB_ENV
-# (names of more variables to pass into the VMs).
+# (names of more variables to pass into the VMs), LAB_KERNEL612=1 (also boot
+# Debian's 6.12 kernel, LAB_KERNEL612_PKG, default linux-image-6.12-amd64, for
+# the monitor-event tests alone, LAB_KERNEL612_TESTS; results prefixed
+# [k6.12]; its kernel is cached in build/lab-6.12, next to LAB_BUILD_DIR).
 set -uo pipefail
 
 LAB_SRC=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -56,19 +59,28 @@ lab_reason() { # the lab's own message about a failed run, from its stderr
 	echo "${why:-lab.sh exited with status $1}"
 }
 
-run_suite() { # NAME SUBCOMMAND
-	local name=$1 sub=$2 dir=tests/lab/$1 line plan="" got=0 nfail=0 rc pid
-	local -a files args
+run_suite() { # NAME SUBCOMMAND [BATS_PATHS...] (default tests/lab/NAME)
+	local name=$1 sub=$2 dir=tests/lab/$1
+	shift 2
+	local -a files args paths=("$@")
+	[ ${#paths[@]} -gt 0 ] || paths=("$dir")
 	shopt -s nullglob
 	files=("$dir"/*.bats)
 	shopt -u nullglob
-	if [ ${#files[@]} -eq 0 ]; then
+	if [ ${#files[@]} -eq 0 ] && [ "$#" -eq 0 ]; then
 		echo "# $name: no .bats files in $dir"
 		return 0
 	fi
 	args=(bats --tap)
 	[ -z "${LAB_FILTER:-}" ] || args+=(--filter "$LAB_FILTER")
-	args+=("$dir")
+	args+=("${paths[@]}")
+	run_lab "$name" "$sub" "${args[@]}"
+}
+
+run_lab() { # NAME SUBCOMMAND BATS_ARGV...: one lab.sh run, its TAP folded into ours
+	local name=$1 sub=$2 line plan="" got=0 nfail=0 rc pid
+	shift 2
+	local -a args=("$@")
 	echo "# $name: tests/lab/lab.sh $sub ${args[*]}"
 	local t0=$SECONDS
 	exec {fd}< <("$LAB" "$sub" --timeout "$LAB_TIMEOUT" "${args[@]}" 2> >(tee "$errlog" >&2))
@@ -114,6 +126,14 @@ else
 		*) result "not ok" "lab: unknown suite '$suite' in LAB_SUITES" ;;
 		esac
 	done
+	if [ "${LAB_KERNEL612:-0}" = 1 ]; then
+		# A second kernel for the tests whose behaviour depends on it (monitor
+		# events are 6.12+); its own build dir, so the default cache stays.
+		# shellcheck disable=SC2086 # a list of paths
+		LAB_KERNEL_PKG=${LAB_KERNEL612_PKG:-linux-image-6.12-amd64} \
+			LAB_BUILD_DIR=${LAB_BUILD_DIR:-$REPO/build/lab}-6.12 \
+			run_suite k6.12 run1 ${LAB_KERNEL612_TESTS:-tests/lab/one-host/55-qp-watch-devices.bats tests/lab/one-host/56-dev-monitor-events.bats}
+	fi
 fi
 echo "1..$n"
 echo "lab: $passed passed, $failed failed, $skipped skipped" >&2

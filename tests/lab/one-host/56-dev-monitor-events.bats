@@ -1,0 +1,84 @@
+#!/usr/bin/env bats
+# dev monitor's mode on the lab's kernel: Linux 6.12+ sends RDMA netlink
+# monitor events and `-d` must say mode events, and the events must arrive
+# from the kernel (source netlink); older kernels (Debian 12's 6.1) send none
+# and `-d` must say mode poll with the reason. The 6.12 case runs with
+# LAB_KERNEL_PKG=linux-image-6.12-amd64 (tests/lab/README.md; run-tests.sh
+# does it with LAB_KERNEL612=1).
+
+load '/usr/lib/bats/bats-support/load'
+load '/usr/lib/bats/bats-assert/load'
+
+RD=${RDMADIAG_BIN:-rdmadiag/rdmadiag}
+NIC2=rxenet9
+RXE2=rxe9
+
+setup() {
+	[ "${LAB:-}" = 1 ] || skip "lab only (tests/lab/lab.sh)"
+}
+
+teardown() {
+	[ -z "${WPID:-}" ] || kill "$WPID" 2>/dev/null || true
+	rdma link delete "$RXE2" 2>/dev/null || true
+	ip link delete "$NIC2" 2>/dev/null || true
+}
+
+# kernel_has_events: the running kernel is 6.12 or later (uname, not the tool)
+kernel_has_events() {
+	local maj min
+	IFS=. read -r maj min _ <<<"$(uname -r)"
+	[ "$maj" -gt 6 ] || { [ "$maj" -eq 6 ] && [ "$min" -ge 12 ]; }
+}
+
+# wait_for JQ_FILTER: until a line of the monitor's output matches (at most 20 s)
+wait_for() {
+	for _ in $(seq 200); do
+		jq -n -e "any(inputs; $1)" "$BATS_TEST_TMPDIR/out" >/dev/null 2>&1 && return 0
+		sleep 0.1
+	done
+	cat "$BATS_TEST_TMPDIR/out"
+	return 1
+}
+
+@test "dev monitor -d names the mode the kernel allows: events on 6.12+, else poll with the reason" {
+	run "$RD" -d -j dev monitor --count 1
+	assert_success
+	echo "kernel $(uname -r): $output"
+	mode=$(jq -r 'select(.event == "device_watch") | .mode' <<<"$output")
+	reason=$(jq -r 'select(.event == "device_watch") | .reason' <<<"$output")
+	if kernel_has_events; then
+		[ "$mode" = events ]
+		[ "$reason" = "RDMA netlink monitor events (notify group 4)" ]
+	else
+		[ "$mode" = poll ]
+		[ "$reason" = "this kernel sends no RDMA monitor events (Linux 6.12 and later do)" ]
+	fi
+}
+
+@test "6.12+: link add/delete arrive as kernel events (dev_added, netdev_attached, dev_removed) long before a poll could" {
+	kernel_has_events || skip "kernel $(uname -r) sends no RDMA monitor events (6.12+ do)"
+	ip link add "$NIC2" type dummy
+	ip link set "$NIC2" up
+	# --interval 60: only an event can report a change within wait_for's 20 s
+	"$RD" -d -j dev monitor --interval 60 >"$BATS_TEST_TMPDIR/out" 2>"$BATS_TEST_TMPDIR/err" &
+	WPID=$!
+	wait_for '.event == "device_watch"'
+	rdma link add "$RXE2" type rxe netdev "$NIC2"
+	wait_for ".event == \"netdev_attached\" and .dev == \"$RXE2\""
+	idx=$(rdma -j dev show "$RXE2" | jq '.[0].ifindex')
+	nidx=$(cat /sys/class/net/$NIC2/ifindex)
+	rdma link delete "$RXE2"
+	wait_for ".event == \"dev_removed\" and .dev == \"$RXE2\""
+	kill -INT "$WPID"
+	wait "$WPID"
+	WPID=
+	cat "$BATS_TEST_TMPDIR/out"
+	[ ! -s "$BATS_TEST_TMPDIR/err" ]
+	# every device event came from the kernel, in order, with its indexes
+	run jq -r 'select(.event != "device_watch") |
+		[.event, .dev, (.port // "-"), .dev_index, (.netdev // "-"), (.netdev_index // "-"), .source] | join(" ")' \
+		"$BATS_TEST_TMPDIR/out"
+	assert_output "dev_added $RXE2 - $idx - - netlink
+netdev_attached $RXE2 1 $idx $NIC2 $nidx netlink
+dev_removed $RXE2 - $idx - - netlink"
+}
