@@ -19,7 +19,8 @@
 # (names of more variables to pass into the VMs), LAB_KERNEL612=1 (also boot
 # Debian's 6.12 kernel, LAB_KERNEL612_PKG, default linux-image-6.12-amd64, for
 # the monitor-event tests alone, LAB_KERNEL612_TESTS; results prefixed
-# [k6.12]; its kernel is cached in build/lab-6.12, next to LAB_BUILD_DIR).
+# [k6.12]; its kernel is cached in LAB_KERNEL612_BUILD_DIR, default
+# ${LAB_BUILD_DIR:-build/lab}-6.12, never in the default kernel's dir).
 set -uo pipefail
 
 LAB_SRC=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -131,7 +132,7 @@ else
 		# events are 6.12+); its own build dir, so the default cache stays.
 		# shellcheck disable=SC2086 # a list of paths
 		LAB_KERNEL_PKG=${LAB_KERNEL612_PKG:-linux-image-6.12-amd64} \
-			LAB_BUILD_DIR=${LAB_BUILD_DIR:-$REPO/build/lab}-6.12 \
+			LAB_BUILD_DIR=${LAB_KERNEL612_BUILD_DIR:-${LAB_BUILD_DIR:-$REPO/build/lab}-6.12} \
 			run_suite k6.12 run1 ${LAB_KERNEL612_TESTS:-tests/lab/one-host/55-qp-watch-devices.bats tests/lab/one-host/56-dev-monitor-events.bats}
 	fi
 fi
