@@ -522,6 +522,7 @@ static int counter_watch(struct cmd_ctx *ctx)
 		memset(&now, 0, sizeof(now));
 		sample_read(&now, &old);
 		print_interval(seq, &old, &now, w.all);
+		out_flush();	/* each interval reaches a pipe or log now, not when a buffer fills */
 		sample_free(&old);
 		old = now;
 	}

@@ -230,3 +230,13 @@ exit $?"
 	jq -e '.ports[0].traffic.tx_packets > 0 and .ports[0].traffic.counters.sent_pkts == .ports[0].traffic.tx_packets' <<<"$output"
 	jq -e '.ports[0].traffic.counters | has("sent_pkts") and has("rcvd_pkts")' <<<"$output"
 }
+
+@test "watch into a pipe: each interval goes out when it is printed, not when the watch ends" {
+	# three 1 s intervals; the first line must reach the reader well before the third
+	start=$EPOCHREALTIME
+	first=$(rd --replay "$MLX5" counter watch --interval 1 --count 3 --all |
+		{ read -r l; echo "$EPOCHREALTIME"; cat >/dev/null; })
+	end=$EPOCHREALTIME
+	echo "first line after $(awk "BEGIN { print $first - $start }") s, watch ended after $(awk "BEGIN { print $end - $start }") s"
+	awk "BEGIN { exit !($first - $start < 2.5 && $end - $start >= 2.9) }"
+}
