@@ -16,8 +16,8 @@
 # Env: LAB_FILTER (regex, bats --filter), LAB_SUITES (default
 # "one-host two-host"), LAB_TIMEOUT (seconds per suite VM run, default 1500),
 # RDMADIAG_BIN (default rdmadiag/rdmadiag, passed into the VMs), LAB_ENV
-# (names of more variables to pass into the VMs), LAB_KERNEL612=1 (also boot
-# Debian's 6.12 kernel, LAB_KERNEL612_PKG, default linux-image-6.12-amd64, for
+# (names of more variables to pass into the VMs), LAB_KERNEL612=1 (default;
+# 0 turns it off: also boot Debian's 6.12 kernel, LAB_KERNEL612_PKG, default linux-image-6.12-amd64, for
 # the monitor-event tests alone, LAB_KERNEL612_TESTS; results prefixed
 # [k6.12]; its kernel is cached in LAB_KERNEL612_BUILD_DIR, default
 # ${LAB_BUILD_DIR:-build/lab}-6.12, never in the default kernel's dir).
@@ -127,7 +127,7 @@ else
 		*) result "not ok" "lab: unknown suite '$suite' in LAB_SUITES" ;;
 		esac
 	done
-	if [ "${LAB_KERNEL612:-0}" = 1 ]; then
+	if [ "${LAB_KERNEL612:-1}" = 1 ]; then
 		# A second kernel for the tests whose behaviour depends on it (monitor
 		# events are 6.12+); its own build dir, so the default cache stays.
 		# shellcheck disable=SC2086 # a list of paths
