@@ -95,13 +95,13 @@ free_port() {
 	assert_line --partial "refused the session: busy: 4 sessions running"
 }
 
-@test "a peer that accepts and never answers: control fails at its 3 s bound" {
+@test "a peer that accepts and never answers: control fails at its 4 s bound" {
 	start_fake silent
 	start=$SECONDS
 	run rd path test peer 127.0.0.1 --port "$FAKE_PORT"
 	assert_failure 3
 	assert_line --partial "connected but did not answer: timed out"
-	[ $((SECONDS - start)) -le 6 ]
+	[ $((SECONDS - start)) -le 7 ]
 }
 
 @test "--timeout bounds the whole run below the stage budget" {
