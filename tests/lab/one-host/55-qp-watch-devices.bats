@@ -7,6 +7,7 @@
 
 load '/usr/lib/bats/bats-support/load'
 load '/usr/lib/bats/bats-assert/load'
+load devwatch-helpers
 
 RD=${RDMADIAG_BIN:-rdmadiag/rdmadiag}
 NIC2=rxenet9
@@ -19,28 +20,11 @@ setup() {
 }
 
 teardown() {
-	[ -z "${WPID:-}" ] || kill "$WPID" 2>/dev/null || true
-	rdma link delete "$RXE2" 2>/dev/null || true
-	ip link delete "$NIC2" 2>/dev/null || true
+	devwatch_teardown
 }
 
-# expected mode: events on Linux 6.12 and later (Debian 12's iproute2 6.1
-# does not print the kernel's monitor attribute, so `rdma sys` cannot say)
 expected_mode() {
-	local maj min
-	IFS=. read -r maj min _ <<<"$(uname -r)"
-	if [ "$maj" -gt 6 ] || { [ "$maj" -eq 6 ] && [ "$min" -ge 12 ]; }; then echo events; else echo poll; fi
-}
-
-# wait_for JQ_FILTER: until a line of the watch's output matches (at most 20 s)
-wait_for() {
-	for _ in $(seq 200); do
-		# (a line being written fails to parse: the next try sees it whole)
-		jq -n -e "any(inputs; $1)" "$BATS_TEST_TMPDIR/out" >/dev/null 2>&1 && return 0
-		sleep 0.1
-	done
-	cat "$BATS_TEST_TMPDIR/out"
-	return 1
+	if kernel_has_events; then echo events; else echo poll; fi
 }
 
 @test "qp watch reports rdma link add and delete of a second device, in the mode the kernel allows" {

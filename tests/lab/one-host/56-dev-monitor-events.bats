@@ -8,6 +8,7 @@
 
 load '/usr/lib/bats/bats-support/load'
 load '/usr/lib/bats/bats-assert/load'
+load devwatch-helpers
 
 RD=${RDMADIAG_BIN:-rdmadiag/rdmadiag}
 NIC2=rxenet9
@@ -18,26 +19,7 @@ setup() {
 }
 
 teardown() {
-	[ -z "${WPID:-}" ] || kill "$WPID" 2>/dev/null || true
-	rdma link delete "$RXE2" 2>/dev/null || true
-	ip link delete "$NIC2" 2>/dev/null || true
-}
-
-# kernel_has_events: the running kernel is 6.12 or later (uname, not the tool)
-kernel_has_events() {
-	local maj min
-	IFS=. read -r maj min _ <<<"$(uname -r)"
-	[ "$maj" -gt 6 ] || { [ "$maj" -eq 6 ] && [ "$min" -ge 12 ]; }
-}
-
-# wait_for JQ_FILTER: until a line of the monitor's output matches (at most 20 s)
-wait_for() {
-	for _ in $(seq 200); do
-		jq -n -e "any(inputs; $1)" "$BATS_TEST_TMPDIR/out" >/dev/null 2>&1 && return 0
-		sleep 0.1
-	done
-	cat "$BATS_TEST_TMPDIR/out"
-	return 1
+	devwatch_teardown
 }
 
 @test "dev monitor -d names the mode the kernel allows: events on 6.12+, else poll with the reason" {
