@@ -36,18 +36,25 @@ struct devlist {
 	} dev[DEVWATCH_MAX];
 };
 
-static const char *cached_name(const struct devwatch *dw, uint32_t index)
+static int cached_at(const struct devwatch *dw, uint32_t index)
 {
 	for (int i = 0; i < dw->n; i++)
 		if (dw->dev[i].index == index)
-			return dw->dev[i].name;
-	return NULL;
+			return i;
+	return -1;
+}
+
+static const char *cached_name(const struct devwatch *dw, uint32_t index)
+{
+	int i = cached_at(dw, index);
+
+	return i < 0 ? NULL : dw->dev[i].name;
 }
 
 /* Events of other devices are left out when the watch is limited to one. */
-static bool wanted(const struct devwatch *dw, const char *name, const char *old_name)
+static bool wanted(const struct devwatch *dw, const char *name)
 {
-	return !dw->only || (name && !strcmp(name, dw->only)) || (old_name && !strcmp(old_name, dw->only));
+	return !dw->only || (name && !strcmp(name, dw->only));
 }
 
 static void event_begin(struct devwatch *dw, const char *event)
@@ -131,26 +138,26 @@ static void keep(struct devwatch *dw, const struct devlist *l)
 {
 	dw->n = l->n;
 	memcpy(dw->dev, l->dev, sizeof(l->dev[0]) * (size_t)l->n);
-	dw->dirty = false;
 }
 
+/* Both modes compare the list every round: 6.12 sends no event for
+ * `rdma dev set NAME name NEW`, and events can be lost (receive buffer
+ * overrun). In events mode the kept list already holds what the events said,
+ * so only what they did not say is printed here, as "poll". */
 int devwatch_refresh(struct devwatch *dw)
 {
 	struct devlist l;
 	int err;
 
 	/* the list devwatch_start() read serves the first round */
-	if ((dw->mode == MON_EVENTS && !dw->dirty) || dw->fresh) {
+	if (dw->fresh) {
 		dw->fresh = false;
 		return EXIT_OK;
 	}
 	err = read_list(dw, &l);
 	if (err)
 		return report_dev_error(dw->only, err);
-	/* events said what changed; after lost or unknown ones the list says it */
-	if (dw->mode == MON_POLL || dw->resync)
-		print_diff(dw, &l);
-	dw->resync = false;
+	print_diff(dw, &l);
 	keep(dw, &l);
 	return EXIT_OK;
 }
@@ -161,29 +168,32 @@ bool devwatch_gone(struct devwatch *dw, uint32_t index)
 
 	if (read_list(dw, &l) || find(&l, index) >= 0)
 		return false;
-	/* polling prints the removal; with events the kernel's own event does */
-	if (dw->mode == MON_POLL)
-		print_diff(dw, &l);
+	/* printed now, as a round's compare would: the kernel's own event,
+	 * arriving later, then finds the device gone and is not printed again */
+	print_diff(dw, &l);
 	keep(dw, &l);
 	return true;
 }
 
 /* ---- events ---- */
 
-static void print_monitor_event(struct devwatch *dw, const struct mon_event *ev, const char *token)
+static bool dev_event(uint8_t type)
 {
-	const char *cached = ev->has_dev_index ? cached_name(dw, ev->dev_index) : NULL;
-	const char *name = ev->dev_name ? ev->dev_name : cached;
-	bool renamed = ev->type == RD_MON_RENAME && cached && name && strcmp(cached, name);
+	return type == RD_MON_REGISTER || type == RD_MON_UNREGISTER || type == RD_MON_RENAME;
+}
 
-	if (!wanted(dw, name, renamed ? cached : NULL))
-		return;
+/* old: the kept name before the event (NULL: not kept), for "from". */
+static void print_monitor_event(struct devwatch *dw, const struct mon_event *ev, const char *token,
+				const char *old)
+{
+	const char *name = ev->dev_name ? ev->dev_name : old;
+
 	event_begin(dw, token);
 	out_str(&dev_fields[D_DEV], name);
 	if (ev->has_port)
 		out_u64(&dev_fields[D_PORT], ev->port);
-	if (renamed)
-		out_str(&dev_fields[D_OLD_DEV], cached);
+	if (ev->type == RD_MON_RENAME && old && name && strcmp(old, name))
+		out_str(&dev_fields[D_OLD_DEV], old);
 	if (ev->has_dev_index)
 		out_u64(&dev_fields[D_DEV_INDEX], ev->dev_index);
 	out_str(&dev_fields[D_NETDEV], ev->ndev_name);
@@ -192,25 +202,83 @@ static void print_monitor_event(struct devwatch *dw, const struct mon_event *ev,
 	event_end("netlink");
 }
 
+/* A full list (more devices than a watch keeps) takes no more; the event is
+ * printed all the same. */
+static bool cache_add(struct devwatch *dw, uint32_t index, const char *name)
+{
+	if (dw->n < DEVWATCH_MAX) {
+		dw->dev[dw->n].index = index;
+		snprintf(dw->dev[dw->n++].name, RD_NAME_LEN, "%s", name);
+	}
+	return true;
+}
+
+static bool cache_drop(struct devwatch *dw, int i)
+{
+	memmove(&dw->dev[i], &dw->dev[i + 1], sizeof(dw->dev[0]) * (size_t)(dw->n - i - 1));
+	dw->n--;
+	return true;
+}
+
+static bool cache_rename(struct devwatch *dw, int i, const char *name)
+{
+	if (!strcmp(dw->dev[i].name, name))
+		return false;
+	snprintf(dw->dev[i].name, RD_NAME_LEN, "%s", name);
+	return true;
+}
+
+/*
+ * Leaves the kept list as a device event says, so that the next round's
+ * compare prints only what no event said. Returns whether the list changed:
+ * when it already showed the change, a compare printed it (its dump ran
+ * between the change and the event's arrival) and the event is not printed
+ * again. Devices outside the watch (`only`) are never kept, and an event
+ * without index or name changes nothing: the compare reports those.
+ */
+static bool apply_dev_event(struct devwatch *dw, const struct mon_event *ev)
+{
+	int i = ev->has_dev_index ? cached_at(dw, ev->dev_index) : -1;
+	bool watched = ev->dev_name && wanted(dw, ev->dev_name);
+
+	if (!ev->has_dev_index)
+		return false;
+	if (ev->type == RD_MON_UNREGISTER)
+		return i >= 0 && cache_drop(dw, i);
+	if (!ev->dev_name)
+		return false;
+	if (i < 0)	/* registered, or renamed into the watch */
+		return watched && cache_add(dw, ev->dev_index, ev->dev_name);
+	if (!watched)	/* renamed out of the watch */
+		return cache_drop(dw, i);
+	return cache_rename(dw, i, ev->dev_name);
+}
+
 static void on_event(const struct mon_event *ev, void *data)
 {
 	struct devwatch *dw = data;
 	const char *token = mon_event_token(ev->type);
+	const char *cached = ev->has_dev_index ? cached_name(dw, ev->dev_index) : NULL;
+	char old[RD_NAME_LEN];
+	bool print;
 
-	/* An event type newer than this code: something changed, unknown what. */
-	if (!token) {
-		dw->dirty = dw->resync = true;
+	/* An event type newer than this code: the next compare says what changed. */
+	if (!token)
 		return;
-	}
-	print_monitor_event(dw, ev, token);
-	if (ev->type == RD_MON_REGISTER || ev->type == RD_MON_UNREGISTER || ev->type == RD_MON_RENAME)
-		dw->dirty = true;
+	snprintf(old, sizeof(old), "%s", cached ? cached : "");
+	if (dev_event(ev->type))
+		print = apply_dev_event(dw, ev);
+	else
+		print = wanted(dw, ev->dev_name ? ev->dev_name : cached);
+	if (print)
+		print_monitor_event(dw, ev, token, cached ? old : NULL);
 }
 
+/* Lost events (mon_wait() < 0) need nothing here: the next compare finds
+ * what they would have said. */
 void devwatch_wait(struct devwatch *dw, double secs, volatile sig_atomic_t *stop)
 {
-	if (mon_wait(secs, on_event, dw, stop) < 0)
-		dw->dirty = dw->resync = true;	/* events were lost: read the list again */
+	mon_wait(secs, on_event, dw, stop);
 }
 
 /* ---- start, stop ---- */

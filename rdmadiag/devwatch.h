@@ -1,11 +1,13 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * The device list of a watch (qp watch), kept up to date at low cost: with
- * RDMA netlink monitor events (Linux 6.12+) it is re-read only after an event
- * says it changed; without them every round re-reads it (one device dump)
- * and compares. Either way the changes come out as events in the watch's
- * stream: dev_added, dev_removed, dev_renamed, netdev_attached,
- * netdev_detached, netdev_renamed.
+ * The device list of a watch (qp watch, dev monitor). Every round re-reads
+ * it (one device dump) and compares. With RDMA netlink monitor events
+ * (Linux 6.12+) the events are printed as they arrive and keep the list up to
+ * date, so the compare prints only what no event said: 6.12 sends no event
+ * for a device rename, and events can be lost. Each change is printed once,
+ * as an event in the watch's stream: dev_added, dev_removed, dev_renamed,
+ * netdev_attached, netdev_detached, netdev_renamed; "source" says whether
+ * the kernel's event ("netlink") or the compare ("poll") found it.
  */
 #ifndef RDMADIAG_DEVWATCH_H
 #define RDMADIAG_DEVWATCH_H
@@ -22,8 +24,6 @@
 struct devwatch {
 	const char *only;		/* the device the watch is limited to, or NULL */
 	enum mon_mode mode;
-	bool dirty;			/* re-read the list at the next refresh */
-	bool resync;			/* events were lost: print what the re-read shows */
 	bool fresh;			/* just read: the next refresh need not */
 	unsigned changes;		/* device events printed so far */
 	double t0;			/* event times are relative to it */
@@ -38,10 +38,11 @@ struct devwatch {
 /* Reads the device list and chooses the mode (-d prints which). Returns an
  * exit code; a named device that does not exist is reported here. */
 int devwatch_start(struct devwatch *dw, const char *only, double t0, double (*clock)(void));
-/* Before a round: polling re-reads and compares, events mode re-reads only
- * when an event asked for it. Returns an exit code. */
+/* Before a round: re-reads the list and prints what changed that no event
+ * said. Returns an exit code. */
 int devwatch_refresh(struct devwatch *dw);
-/* Between rounds: waits secs, printing device events as they come. */
+/* Between rounds: waits secs, printing device events as they come and
+ * applying them to the list. */
 void devwatch_wait(struct devwatch *dw, double secs, volatile sig_atomic_t *stop);
 /* A device dump failed: whether that device is gone now (then the list is
  * already updated and its removal printed). */

@@ -4,8 +4,8 @@
  * (RDMA_NLDEV_CMD_RES_QP_GET), and `qp watch`, which polls them and reports
  * only what changes. The kernel sends no QP state events, so watch dumps
  * each device once per round and diffs against a hash table keyed by
- * (device, lqpn). The device list is kept by devwatch.c: re-read only after
- * a monitor event on kernels that send them, else compared every round.
+ * (device, lqpn). The device list is kept by devwatch.c: compared every
+ * round, with monitor events printed as they arrive on kernels that send them.
  */
 #include <errno.h>
 #include <signal.h>

@@ -2,7 +2,9 @@
 # dev monitor's mode on the lab's kernel: Linux 6.12+ sends RDMA netlink
 # monitor events and `-d` must say mode events, and the events must arrive
 # from the kernel (source netlink); older kernels (Debian 12's 6.1) send none
-# and `-d` must say mode poll with the reason. The 6.12 case runs with
+# and `-d` must say mode poll with the reason. 6.12 sends no event for a
+# device rename: the per-round compare of the device list prints it, once
+# (the rename test runs on 6.1 too, polling). The 6.12 case runs with
 # LAB_KERNEL_PKG=linux-image-6.12-amd64 (tests/lab/README.md; run-tests.sh
 # does it with LAB_KERNEL612=1).
 
@@ -13,6 +15,7 @@ load devwatch-helpers
 RD=${RDMADIAG_BIN:-rdmadiag/rdmadiag}
 NIC2=rxenet9
 RXE2=rxe9
+RXE3=rxe8	# RXE2 renamed
 
 setup() {
 	[ "${LAB:-}" = 1 ] || skip "lab only (tests/lab/lab.sh)"
@@ -63,4 +66,38 @@ teardown() {
 	assert_output "dev_added $RXE2 - $idx - - netlink
 netdev_attached $RXE2 1 $idx $NIC2 $nidx netlink
 dev_removed $RXE2 - $idx - - netlink"
+}
+
+@test "rdma dev set NAME name NEW: dev_renamed once, from the per-round compare (6.12 sends no rename event)" {
+	ip link add "$NIC2" type dummy
+	ip link set "$NIC2" up
+	# --interval 1: the compare that finds the rename runs each second
+	"$RD" -d -j dev monitor --interval 1 >"$BATS_TEST_TMPDIR/out" 2>"$BATS_TEST_TMPDIR/err" &
+	WPID=$!
+	wait_for '.event == "device_watch"'
+	rdma link add "$RXE2" type rxe netdev "$NIC2"
+	wait_for ".event == \"dev_added\" and .dev == \"$RXE2\""
+	idx=$(rdma -j dev show "$RXE2" | jq '.[0].ifindex')
+	RXE2_RENAMED=$RXE3
+	rdma dev set "$RXE2" name "$RXE3"
+	wait_for ".event == \"dev_renamed\" and .dev == \"$RXE3\""
+	sleep 2.5	# two more rounds: the rename must not come again
+	rdma link delete "$RXE3"
+	wait_for ".event == \"dev_removed\" and .dev == \"$RXE3\""
+	kill -INT "$WPID"
+	wait "$WPID"
+	WPID=
+	cat "$BATS_TEST_TMPDIR/out"
+	[ ! -s "$BATS_TEST_TMPDIR/err" ]
+	run jq -r 'select(.event | test("^dev_")) | [.event, .dev, (.old_dev // "-"), .dev_index] | join(" ")' \
+		"$BATS_TEST_TMPDIR/out"
+	assert_output "dev_added $RXE2 - $idx
+dev_renamed $RXE3 $RXE2 $idx
+dev_removed $RXE3 - $idx"
+	# 6.1 polls, 6.12 sends no rename event; a later kernel may: then it is the kernel's
+	src=$(jq -r 'select(.event == "dev_renamed") | .source' "$BATS_TEST_TMPDIR/out")
+	case $(uname -r) in
+	6.1.* | 6.12.*) [ "$src" = poll ] ;;
+	*) [ "$src" = poll ] || [ "$src" = netlink ] ;;
+	esac
 }

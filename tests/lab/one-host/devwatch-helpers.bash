@@ -1,11 +1,13 @@
 # shellcheck shell=bash
 # Shared by 55-qp-watch-devices.bats and 56-dev-monitor-events.bats: both add
 # and delete a second rxe device ($RXE2 on $NIC2) under a watcher ($WPID)
-# that writes JSON lines to $BATS_TEST_TMPDIR/out.
+# that writes JSON lines to $BATS_TEST_TMPDIR/out; a test that renames $RXE2
+# sets RXE2_RENAMED to the new name.
 
 devwatch_teardown() {
 	[ -z "${WPID:-}" ] || kill "$WPID" 2>/dev/null || true
 	rdma link delete "$RXE2" 2>/dev/null || true
+	[ -z "${RXE2_RENAMED:-}" ] || rdma link delete "$RXE2_RENAMED" 2>/dev/null || true
 	ip link delete "$NIC2" 2>/dev/null || true
 }
 
