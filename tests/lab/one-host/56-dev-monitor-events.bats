@@ -25,6 +25,27 @@ teardown() {
 	devwatch_teardown
 }
 
+# monitor_add INTERVAL: dev monitor -d -j running (WPID, output in out/err),
+# then $RXE2 added on a fresh $NIC2
+monitor_add() {
+	ip link add "$NIC2" type dummy
+	ip link set "$NIC2" up
+	"$RD" -d -j dev monitor --interval "$1" >"$BATS_TEST_TMPDIR/out" 2>"$BATS_TEST_TMPDIR/err" &
+	WPID=$!
+	wait_for '.event == "device_watch"'
+	rdma link add "$RXE2" type rxe netdev "$NIC2"
+}
+
+# monitor_end DEV: once DEV's removal is printed, SIGINT ends the monitor cleanly
+monitor_end() {
+	wait_for ".event == \"dev_removed\" and .dev == \"$1\""
+	kill -INT "$WPID"
+	wait "$WPID"
+	WPID=
+	cat "$BATS_TEST_TMPDIR/out"
+	[ ! -s "$BATS_TEST_TMPDIR/err" ]
+}
+
 @test "dev monitor -d names the mode the kernel allows: events on 6.12+, else poll with the reason" {
 	run "$RD" -d -j dev monitor --count 1
 	assert_success
@@ -42,23 +63,12 @@ teardown() {
 
 @test "6.12+: link add/delete arrive as kernel events (dev_added, netdev_attached, dev_removed) long before a poll could" {
 	kernel_has_events || skip "kernel $(uname -r) sends no RDMA monitor events (6.12+ do)"
-	ip link add "$NIC2" type dummy
-	ip link set "$NIC2" up
-	# --interval 60: only an event can report a change within wait_for's 20 s
-	"$RD" -d -j dev monitor --interval 60 >"$BATS_TEST_TMPDIR/out" 2>"$BATS_TEST_TMPDIR/err" &
-	WPID=$!
-	wait_for '.event == "device_watch"'
-	rdma link add "$RXE2" type rxe netdev "$NIC2"
+	monitor_add 60	# only an event can report a change within wait_for's 20 s
 	wait_for ".event == \"netdev_attached\" and .dev == \"$RXE2\""
 	idx=$(rdma -j dev show "$RXE2" | jq '.[0].ifindex')
 	nidx=$(cat /sys/class/net/$NIC2/ifindex)
 	rdma link delete "$RXE2"
-	wait_for ".event == \"dev_removed\" and .dev == \"$RXE2\""
-	kill -INT "$WPID"
-	wait "$WPID"
-	WPID=
-	cat "$BATS_TEST_TMPDIR/out"
-	[ ! -s "$BATS_TEST_TMPDIR/err" ]
+	monitor_end "$RXE2"
 	# every device event came from the kernel, in order, with its indexes
 	run jq -r 'select(.event != "device_watch") |
 		[.event, .dev, (.port // "-"), .dev_index, (.netdev // "-"), (.netdev_index // "-"), .source] | join(" ")' \
@@ -69,13 +79,7 @@ dev_removed $RXE2 - $idx - - netlink"
 }
 
 @test "rdma dev set NAME name NEW: dev_renamed once, from the per-round compare (6.12 sends no rename event)" {
-	ip link add "$NIC2" type dummy
-	ip link set "$NIC2" up
-	# --interval 1: the compare that finds the rename runs each second
-	"$RD" -d -j dev monitor --interval 1 >"$BATS_TEST_TMPDIR/out" 2>"$BATS_TEST_TMPDIR/err" &
-	WPID=$!
-	wait_for '.event == "device_watch"'
-	rdma link add "$RXE2" type rxe netdev "$NIC2"
+	monitor_add 1	# the compare that finds the rename runs each second
 	wait_for ".event == \"dev_added\" and .dev == \"$RXE2\""
 	idx=$(rdma -j dev show "$RXE2" | jq '.[0].ifindex')
 	RXE2_RENAMED=$RXE3
@@ -83,12 +87,7 @@ dev_removed $RXE2 - $idx - - netlink"
 	wait_for ".event == \"dev_renamed\" and .dev == \"$RXE3\""
 	sleep 2.5	# two more rounds: the rename must not come again
 	rdma link delete "$RXE3"
-	wait_for ".event == \"dev_removed\" and .dev == \"$RXE3\""
-	kill -INT "$WPID"
-	wait "$WPID"
-	WPID=
-	cat "$BATS_TEST_TMPDIR/out"
-	[ ! -s "$BATS_TEST_TMPDIR/err" ]
+	monitor_end "$RXE3"
 	run jq -r 'select(.event | test("^dev_")) | [.event, .dev, (.old_dev // "-"), .dev_index] | join(" ")' \
 		"$BATS_TEST_TMPDIR/out"
 	assert_output "dev_added $RXE2 - $idx
