@@ -39,6 +39,7 @@ struct gen {
 };
 
 static struct gen *gens[GEN_BUCKETS];
+static unsigned gen_count;	/* lets a run that never recorded nor replayed skip the table */
 
 static unsigned hash_rel(const char *s)
 {
@@ -61,6 +62,7 @@ static struct gen *gen_get(const char *rel)
 	if (!g)
 		return NULL;
 	strcpy(g->rel, rel);
+	gen_count++;
 	g->next = gens[h];
 	gens[h] = g;
 	return g;
@@ -68,7 +70,7 @@ static struct gen *gen_get(const char *rel)
 
 static void gen_free_all(void)
 {
-	for (int i = 0; i < GEN_BUCKETS; i++) {
+	for (int i = 0; gen_count && i < GEN_BUCKETS; i++) {
 		while (gens[i]) {
 			struct gen *next = gens[i]->next;
 
@@ -76,6 +78,7 @@ static void gen_free_all(void)
 			gens[i] = next;
 		}
 	}
+	gen_count = 0;
 }
 
 /* DIR/rel, or DIR/rel~N for generation N > 1. */

@@ -105,35 +105,63 @@ static int cmp_names(const void *a, const void *b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-/* Names from a recorded .listing file (one per line). */
-static int read_listing(FILE *fp, char **names, int max)
-{
-	char line[NAME_MAX + 2];
-	int n = 0;
+/* Names of a directory, grown as read: most have a handful of entries, so
+ * no table of MAX_ENTRIES pointers is zeroed for each listing. */
+struct names {
+	char **v;
+	int n, cap;
+};
 
-	while (n < max && fgets(line, sizeof(line), fp)) {
-		line[strcspn(line, "\n")] = '\0';
-		if (line[0] && strcmp(line, ".listing"))
-			names[n++] = strdup(line);
+static int names_add(struct names *l, const char *name)
+{
+	if (l->n == l->cap) {
+		int cap = l->cap ? 2 * l->cap : 32;
+		char **v = realloc(l->v, (size_t)cap * sizeof(*v));
+
+		if (!v)
+			return -ENOMEM;
+		l->v = v;
+		l->cap = cap;
 	}
-	return n;
+	l->v[l->n] = strdup(name);
+	return l->v[l->n] ? l->n++, 0 : -ENOMEM;
 }
 
-static int read_dir(const char *dir, char **names, int max)
+static void names_free(struct names *l)
+{
+	for (int i = 0; i < l->n; i++)
+		free(l->v[i]);
+	free(l->v);
+}
+
+/* Names from a recorded .listing file (one per line). */
+static int read_listing(FILE *fp, struct names *l)
+{
+	char line[NAME_MAX + 2];
+
+	while (l->n < MAX_ENTRIES && fgets(line, sizeof(line), fp)) {
+		line[strcspn(line, "\n")] = '\0';
+		if (line[0] && strcmp(line, ".listing") && names_add(l, line))
+			return -ENOMEM;
+	}
+	return l->n;
+}
+
+static int read_dir(const char *dir, struct names *l)
 {
 	DIR *d = opendir(dir);
 	struct dirent *e;
-	int n = 0;
+	int err = 0;
 
 	if (!d)
 		return -errno;
-	while (n < max && (e = readdir(d))) {
+	while (!err && l->n < MAX_ENTRIES && (e = readdir(d))) {
 		if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, "..") || !strcmp(e->d_name, ".listing"))
 			continue;
-		names[n++] = strdup(e->d_name);
+		err = names_add(l, e->d_name);
 	}
 	closedir(d);
-	return n;
+	return err ? err : l->n;
 }
 
 static void record_listing(const char *dir, char **names, int n)
@@ -151,39 +179,36 @@ static void record_listing(const char *dir, char **names, int n)
 
 int fs_list(const char *dir, int (*cb)(const char *name, void *data), void *data)
 {
-	char **names = calloc(MAX_ENTRIES, sizeof(*names));
+	struct names l = { 0 };
 	char rel[PATH_MAX], real[PATH_MAX];
 	int n;
 
-	if (!names)
-		return -ENOMEM;
 	if (source_replaying()) {
 		FILE *fp = NULL;
 
 		if (!fixture_rel(rel, sizeof(rel), dir, "/.listing"))
 			fp = source_open(rel);
 		if (fp) {
-			n = read_listing(fp, names, MAX_ENTRIES);
+			n = read_listing(fp, &l);
 			fclose(fp);
 		} else if (!fixture_rel(rel, sizeof(rel), dir, NULL) && !source_path(real, sizeof(real), rel)) {
-			n = read_dir(real, names, MAX_ENTRIES);
+			n = read_dir(real, &l);
 		} else {
 			n = -ENAMETOOLONG;
 		}
 	} else {
-		n = read_dir(dir, names, MAX_ENTRIES);
+		n = read_dir(dir, &l);
 	}
 	if (n >= 0) {
-		qsort(names, n, sizeof(*names), cmp_names);
+		if (n > 1)	/* fewer: nothing to sort, and no array when none */
+			qsort(l.v, (size_t)n, sizeof(*l.v), cmp_names);
 		if (source_recording())
-			record_listing(dir, names, n);
+			record_listing(dir, l.v, n);
 		for (int i = 0; i < n; i++)
-			if (cb(names[i], data))
+			if (cb(l.v[i], data))
 				break;
 	}
-	for (int i = 0; i < (n > 0 ? n : 0); i++)
-		free(names[i]);
-	free(names);
+	names_free(&l);
 	return n;
 }
 

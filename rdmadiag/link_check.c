@@ -243,13 +243,49 @@ static int host_unusable(int rc)
 	return rc;
 }
 
+/* Gathers what the checks read into env (zeroed by the caller) and runs them. */
+static int gather_and_run(struct cmd_ctx *ctx, const struct dev_port *sel, struct lc_env *env)
+{
+	struct check_summary sum = { 0 };
+	struct gather g = { .env = env };
+	int err;
+
+	env->ctx = ctx;
+	g.dev = ctx->argc ? sel->dev : NULL;
+	err = rd_dev_each(NULL, gather_dev, &g);
+	if (!err && g.dev && env->ndev == 0)
+		err = -ENODEV;
+	for (int i = 0; !err && i < env->ndev; i++) {
+		struct lc_dev *d = &env->devs[i];
+
+		rd_dev_uverbs(d->d.index, d->driver, sizeof(d->driver), d->chardev, sizeof(d->chardev));
+		/* before the first verbs query lists the devices (live only) */
+		if (!source_replaying())
+			vb_preload_module_provider(d->driver);
+	}
+	if (!err)
+		err = link_each(g.dev, sel->port, gather_port, env);
+	if (err)
+		return report_dev_error(g.dev, err);
+	if (sel->port && env->nport == 0) {
+		char what[128];
+
+		snprintf(what, sizeof(what), "device %s has no port %u", sel->dev, sel->port);
+		report_error(what, NULL, "list its ports with: rdmadiag link show DEV");
+		return EXIT_HOST;
+	}
+	out_list_begin("checks");
+	run_checks(env, &sum);
+	out_list_end();
+	finish(&sum);
+	return check_exit_code(&sum, ctx_opt(ctx, "--strict")->set);
+}
+
 int link_check(struct cmd_ctx *ctx)
 {
-	static struct lc_env env;	/* large: every port with its GID table */
-	struct check_summary sum = { 0 };
 	struct dev_port sel = { 0 };
-	struct gather g = { .env = &env };
-	int rc, err;
+	struct lc_env *env;
+	int rc;
 
 	rc = out_format_get(ctx, &lc_format);
 	if (rc)
@@ -262,37 +298,16 @@ int link_check(struct cmd_ctx *ctx)
 	rc = nl_require();
 	if (rc)
 		return host_unusable(rc);
-	memset(&env, 0, sizeof(env));
-	env.ctx = ctx;
-	g.dev = ctx->argc ? sel.dev : NULL;
-	err = rd_dev_each(NULL, gather_dev, &g);
-	if (!err && g.dev && env.ndev == 0)
-		err = -ENODEV;
-	for (int i = 0; !err && i < env.ndev; i++) {
-		rd_dev_uverbs(env.devs[i].d.index, env.devs[i].driver, sizeof(env.devs[i].driver),
-			      env.devs[i].chardev, sizeof(env.devs[i].chardev));
-		/* before the first verbs query lists the devices (live only) */
-		if (!source_replaying())
-			vb_preload_module_provider(env.devs[i].driver);
+	/* calloc rather than a static zeroed each run: the table has room for
+	 * 128 ports (380 KiB); fresh pages are zero and only those of the ports
+	 * present get touched, which counts under emulation and on small VMs */
+	env = calloc(1, sizeof(*env));
+	if (!env) {
+		report_error("gathering what link check reads", "out of memory", "free memory and run it again");
+		return EXIT_RUNTIME;
 	}
-	if (!err)
-		err = link_each(g.dev, sel.port, gather_port, &env);
-	if (err) {
-		free_env(&env);
-		return report_dev_error(g.dev, err);
-	}
-	if (sel.port && env.nport == 0) {
-		char what[128];
-
-		snprintf(what, sizeof(what), "device %s has no port %u", sel.dev, sel.port);
-		report_error(what, NULL, "list its ports with: rdmadiag link show DEV");
-		free_env(&env);
-		return EXIT_HOST;
-	}
-	out_list_begin("checks");
-	run_checks(&env, &sum);
-	out_list_end();
-	finish(&sum);
-	free_env(&env);
-	return check_exit_code(&sum, ctx_opt(ctx, "--strict")->set);
+	rc = gather_and_run(ctx, &sel, env);
+	free_env(env);
+	free(env);
+	return rc;
 }
