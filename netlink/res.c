@@ -78,33 +78,42 @@ static const struct res_attr {
 
 #define NRES_ATTRS (sizeof(res_attrs) / sizeof(res_attrs[0]))
 
-/* Row + 1 of res_attrs by attribute type (0: not read), filled on first use. */
-static uint8_t row_of[NL_TB_SIZE];
+/* Per kind, the row of each attribute type it reads (NULL: skipped), so that
+ * a dump entry costs one look-up per attribute; filled on first use. */
+static const struct res_attr *reads[RD_RES_KINDS][NL_TB_SIZE];
+static bool reads_indexed;
 
 static void index_rows(void)
 {
-	if (row_of[res_attrs[0].attr])
+	if (reads_indexed)
 		return;
 	for (unsigned i = 0; i < NRES_ATTRS; i++)
-		row_of[res_attrs[i].attr] = (uint8_t)(i + 1);
+		for (unsigned k = 0; k < RD_RES_KINDS; k++)
+			if (res_attrs[i].kinds & K(k))
+				reads[k][res_attrs[i].attr] = &res_attrs[i];
+	reads_indexed = true;
 }
 
-/* A validated attribute into r. */
+/* A validated attribute into r. Tests, not a switch: most values are u32
+ * and u8, and a jump table costs more than two compares here. */
 static inline void store(const struct nlattr *a, enum res_val val, size_t offset, int flag, struct rd_res *r)
 {
 	char *dst = (char *)r + offset;
 	const void *src = nl_attr_data(a);
 	size_t len = (size_t)(a->nla_len - MNL_ATTR_HDRLEN);
 
-	switch (val) {
-	case V_U8: memcpy(dst, src, 1); break;
-	case V_U32: memcpy(dst, src, 4); break;
-	case V_U64: memcpy(dst, src, 8); break;
-	case V_STR: memcpy(dst, &src, sizeof(src)); return;	/* the pointer */
-	case V_ADDR:
+	if (val == V_U32) {
+		memcpy(dst, src, 4);
+	} else if (val == V_U8) {
+		memcpy(dst, src, 1);
+	} else if (val == V_U64) {
+		memcpy(dst, src, 8);
+	} else if (val == V_STR) {
+		memcpy(dst, &src, sizeof(src));	/* the pointer */
+		return;
+	} else {
 		memset(dst, 0, sizeof(struct sockaddr_storage));
 		memcpy(dst, src, len < sizeof(struct sockaddr_storage) ? len : sizeof(struct sockaddr_storage));
-		break;
 	}
 	r->has |= 1u << flag;
 }
@@ -122,42 +131,42 @@ static void decode_entry(enum rd_res_kind kind, const nl_tb tb, struct rd_res *r
 		if ((d->kinds & K(kind)) && tb[d->attr])
 			store(tb[d->attr], d->val, d->offset, d->flag, r);
 	}
+
 }
 
 /* The policy's check of the value types here, inline; a failure (rare) is
  * checked again by nl_attr_valid(), which warns as the table parsers do. */
 static bool res_attr_valid(const struct nlattr *a, enum res_val val)
 {
+	static const uint8_t fixed_len[] = { [V_U8] = 1, [V_U32] = 4, [V_U64] = 8, [V_STR] = 0, [V_ADDR] = 0 };
 	uint16_t len = (uint16_t)(a->nla_len - MNL_ATTR_HDRLEN);
 	bool ok;
 
-	switch (val) {
-	case V_U8: ok = len == 1; break;
-	case V_U32: ok = len == 4; break;
-	case V_U64: ok = len == 8; break;
-	case V_STR: ok = len > 0 && ((const char *)nl_attr_data(a))[len - 1] == '\0'; break;
-	default: ok = false; break;
-	}
+	if (fixed_len[val])
+		ok = len == fixed_len[val];
+	else if (val == V_STR)
+		ok = len > 0 && ((const char *)nl_attr_data(a))[len - 1] == '\0';
+	else
+		ok = false;	/* an address: the policy's own check */
 	return ok || nl_attr_valid(a);
 }
 
 /* A dump entry: one pass over its attributes; later ones win, as in a table. */
 static void decode_nested(enum rd_res_kind kind, const struct nlattr *entry, struct rd_res *r)
 {
+	const struct res_attr *const *read = reads[kind];
 	uint16_t id_attr = kinds[kind].id_attr;
 	const struct nlattr *a;
 
 	nl_attr_for_each_nested(a, entry) {
 		uint16_t type = nl_attr_type(a);
-		unsigned row = type < NL_TB_SIZE ? row_of[type] : 0;
-		const struct res_attr *d = row ? &res_attrs[row - 1] : NULL;
-		bool wanted = d && (d->kinds & K(kind));
+		const struct res_attr *d = type < NL_TB_SIZE ? read[type] : NULL;
 
-		if ((type != id_attr && !wanted) || !res_attr_valid(a, wanted ? d->val : V_U32))
+		if ((!d && type != id_attr) || !res_attr_valid(a, d ? d->val : V_U32))
 			continue;
 		if (type == id_attr)
 			store(a, V_U32, offsetof(struct rd_res, id), RF_ID, r);
-		if (wanted)
+		if (d)
 			store(a, d->val, d->offset, d->flag, r);
 	}
 }
@@ -353,24 +362,30 @@ static const struct names srq_types[] = {
 	{ 0, "basic", "BASIC" }, { 1, "xrc", "XRC" }, { 2, "tm", "TM" }, { -1, NULL, NULL },
 };
 
-static const struct names *lookup(const struct names *n, long v)
+/* A table and its length (the terminator included). */
+#define NAMES(tbl) tbl, sizeof(tbl) / sizeof(tbl[0])
+
+static inline const struct names *lookup(const struct names *n, size_t count, long v)
 {
+	/* Most tables list values from 0 in order: a QP list asks four per QP. */
+	if (v >= 0 && (size_t)v < count && n[v].value == v && n[v].token)
+		return &n[v];
 	for (; n->token; n++)
 		if (n->value == v)
 			return n;
 	return NULL;
 }
 
-static const char *token_of(const struct names *n, long v)
+static const char *token_of(const struct names *n, size_t count, long v)
 {
-	const struct names *e = lookup(n, v);
+	const struct names *e = lookup(n, count, v);
 
 	return e ? e->token : "unknown";
 }
 
-static const char *name_of(const struct names *n, long v)
+static const char *name_of(const struct names *n, size_t count, long v)
 {
-	const struct names *e = lookup(n, v);
+	const struct names *e = lookup(n, count, v);
 
 	return e ? e->name : "UNKNOWN";
 }
@@ -383,22 +398,22 @@ static int parse_of(const struct names *n, const char *s)
 	return -1;
 }
 
-const char *rd_qp_type_token(uint8_t t) { return token_of(qp_types, t); }
-const char *rd_qp_type_name(uint8_t t) { return name_of(qp_types, t); }
+const char *rd_qp_type_token(uint8_t t) { return token_of(NAMES(qp_types), t); }
+const char *rd_qp_type_name(uint8_t t) { return name_of(NAMES(qp_types), t); }
 int rd_qp_type_parse(const char *s) { return parse_of(qp_types, s); }
-const char *rd_qp_state_token(uint8_t s) { return token_of(qp_states, s); }
-const char *rd_qp_state_name(uint8_t s) { return name_of(qp_states, s); }
-const char *rd_path_mig_token(uint8_t s) { return token_of(path_migs, s); }
-const char *rd_path_mig_name(uint8_t s) { return name_of(path_migs, s); }
-const char *rd_cm_state_token(uint8_t s) { return token_of(cm_states, s); }
-const char *rd_cm_state_name(uint8_t s) { return name_of(cm_states, s); }
+const char *rd_qp_state_token(uint8_t s) { return token_of(NAMES(qp_states), s); }
+const char *rd_qp_state_name(uint8_t s) { return name_of(NAMES(qp_states), s); }
+const char *rd_path_mig_token(uint8_t s) { return token_of(NAMES(path_migs), s); }
+const char *rd_path_mig_name(uint8_t s) { return name_of(NAMES(path_migs), s); }
+const char *rd_cm_state_token(uint8_t s) { return token_of(NAMES(cm_states), s); }
+const char *rd_cm_state_name(uint8_t s) { return name_of(NAMES(cm_states), s); }
 int rd_cm_state_parse(const char *s) { return parse_of(cm_states, s); }
-const char *rd_port_space_token(uint32_t ps) { return token_of(port_spaces, ps); }
-const char *rd_port_space_name(uint32_t ps) { return name_of(port_spaces, ps); }
+const char *rd_port_space_token(uint32_t ps) { return token_of(NAMES(port_spaces), ps); }
+const char *rd_port_space_name(uint32_t ps) { return name_of(NAMES(port_spaces), ps); }
 int rd_port_space_parse(const char *s) { return parse_of(port_spaces, s); }
-const char *rd_poll_ctx_token(uint8_t p) { return token_of(poll_ctxs, p); }
-const char *rd_srq_type_token(uint8_t t) { return token_of(srq_types, t); }
-const char *rd_srq_type_name(uint8_t t) { return name_of(srq_types, t); }
+const char *rd_poll_ctx_token(uint8_t p) { return token_of(NAMES(poll_ctxs), p); }
+const char *rd_srq_type_token(uint8_t t) { return token_of(NAMES(srq_types), t); }
+const char *rd_srq_type_name(uint8_t t) { return name_of(NAMES(srq_types), t); }
 int rd_srq_type_parse(const char *s) { return parse_of(srq_types, s); }
 
 int rd_qp_state_parse(const char *s)

@@ -341,8 +341,9 @@ static void json_member(const char *key)
 
 /*
  * A QP line has ten labels and a JSON QP thirteen keys: rendered once per
- * field ("lqpn " and "\"lqpn\":") and copied with their length known, they
- * cost a fraction of a byte-by-byte copy. Only fields that cannot change are
+ * field (" lqpn " and ",\"lqpn\":", the separator in front for rows, see
+ * out_row()) and copied with their length known, they cost a fraction of a
+ * byte-by-byte copy. Only fields that cannot change are
  * cached: the field and its strings in the program's read-only data (the
  * tables of the object files), not a struct on the stack with a key that a
  * buffer holds (counter names, path measurements).
@@ -355,14 +356,19 @@ static bool read_only(const void *p)
 	return (uintptr_t)p >= (uintptr_t)__executable_start && (uintptr_t)p < (uintptr_t)__data_start;
 }
 
-#define LABEL_SLOTS 128
+#define LABEL_SLOT_BITS 9
+#define LABEL_SLOTS (1u << LABEL_SLOT_BITS)
 #define LABEL_MAX 48
 
+/* A rendered label, or label and constant value (an enum: " state RTS",
+ * ",\"state\":\"rts\""). */
 struct rendered {
 	const struct field *f;
+	const char *v;		/* the value rendered after the label; NULL: the label alone */
 	int mode;		/* 0 text, 1 JSON compact, 2 JSON pretty */
-	size_t len;
-	char text[LABEL_MAX];
+	size_t len;		/* with the separator */
+	size_t sep;		/* bytes of separator in front: ' ' or ','; 0 in pretty JSON */
+	char text[LABEL_MAX + 1];	/* + 1: a copy without the separator stays inside */
 };
 
 static struct rendered label_slot[LABEL_SLOTS];
@@ -374,20 +380,30 @@ static int label_mode(void)
 	return g_opts.pretty && !o.stream ? 2 : 1;
 }
 
-/* Renders the label or key of f with the writer itself, into the slot. */
-static bool render_label(const struct field *f, int mode, struct rendered *r)
+/* Renders the label or key of f, and v after it, with the writer itself, into
+ * the slot: text values as out_enum() writes them, JSON as json_string(). */
+static bool render_label(const struct field *f, const char *v, int mode, struct rendered *r)
 {
 	size_t at = ob.len;
 	const char *text = mode || !f->label ? f->key : f->label;
 
-	/* Escaped, a short key stays far below the room asked for here. */
-	if (strnlen(text, LABEL_MAX) >= LABEL_MAX || OUT_BUF_SIZE - at < LABEL_MAX * 8)
+	/* Escaped, a short key or value stays far below the room asked for here. */
+	if (strnlen(text, LABEL_MAX) >= LABEL_MAX || (v && strnlen(v, LABEL_MAX) >= LABEL_MAX) ||
+	    OUT_BUF_SIZE - at < LABEL_MAX * 16)
 		return false;	/* rare: the buffer is about to go out; render next time */
+	r->sep = mode == 2 ? 0 : 1;
 	if (mode) {
+		if (r->sep)
+			putch(',');
 		json_key(f->key);
+		if (v)
+			json_string(v);
 	} else {
+		putch(' ');
 		putstr(f->label ? f->label : f->key);
 		putch(' ');
+		if (v)
+			putstr(v);
 	}
 	r->len = ob.len - at;
 	ob.len = at;
@@ -395,31 +411,44 @@ static bool render_label(const struct field *f, int mode, struct rendered *r)
 		return false;
 	memcpy(r->text, ob.buf + at, r->len);
 	r->f = f;
+	r->v = v;
 	r->mode = mode;
 	return true;
 }
 
-/* The slot of f rendered for this mode; false when f cannot be cached. */
-static __attribute__((noinline)) bool fill_slot(const struct field *f, int mode, struct rendered *r)
+/* The slot of f (and v) rendered for this mode; false when it cannot be cached. */
+static __attribute__((noinline)) bool fill_slot(const struct field *f, const char *v, int mode,
+						struct rendered *r)
 {
-	if (!f->key || !read_only(f) || !read_only(f->key) || (f->label && !read_only(f->label)))
+	if (!f->key || !read_only(f) || !read_only(f->key) || (f->label && !read_only(f->label)) ||
+	    (v && !read_only(v)))
 		return false;
-	return render_label(f, mode, r);
+	return render_label(f, v, mode, r);
 }
 
-/* Writes the cached rendering of f's label or key; false when f has none. */
-static bool put_label(const struct field *f)
+/* Writes the cached rendering of f's label or key (and v) for mode
+ * (label_mode()), with the separator in front or not; false when there is none. */
+static inline bool put_slot(const struct field *f, const char *v, int mode, bool with_sep)
 {
-	int mode = label_mode();
-	struct rendered *r = &label_slot[((uintptr_t)f / sizeof(*f)) % LABEL_SLOTS];
+	/* mixed well: fields are neighbours in a table, tokens in a string pool,
+	 * and two hot pairs in one slot would render each other out on every row */
+	uint64_t h = ((uintptr_t)f ^ (uintptr_t)v * 0x9e3779b97f4a7c15u) * 0xff51afd7ed558ccdu;
+	struct rendered *r = &label_slot[(h ^ h >> 29) >> (64 - LABEL_SLOT_BITS)];
+	size_t skip;
 
-	if ((r->f != f || r->mode != mode) && !fill_slot(f, mode, r))
+	if ((r->f != f || r->v != v || r->mode != mode) && !fill_slot(f, v, mode, r))
 		return false;
+	skip = with_sep ? 0 : r->sep;
 	if (OUT_BUF_SIZE - ob.len < LABEL_MAX)
 		ob_drain();
-	memcpy(ob.buf + ob.len, r->text, LABEL_MAX);	/* whole slot: a fixed-size copy */
-	ob.len += r->len;
+	memcpy(ob.buf + ob.len, r->text + skip, LABEL_MAX);	/* whole slot: a fixed-size copy */
+	ob.len += r->len - skip;
 	return true;
+}
+
+static bool put_label(const struct field *f)
+{
+	return put_slot(f, NULL, label_mode(), false);
 }
 
 /* The member of field f: separator, then its key. */
@@ -678,15 +707,30 @@ void out_enum(const struct field *f, const char *token, const char *text)
 	putstr(reset);
 }
 
+/* "00" "01" ... "99": two digits per division (a PSN has up to 8 digits). */
+static const char digit_pairs[] =
+	"00010203040506070809101112131415161718192021222324252627282930313233343536373839"
+	"40414243444546474849505152535455565758596061626364656667686970717273747576777879"
+	"8081828384858687888990919293949596979899";
+
 /* Decimal digits of v ending at end; returns where they start. */
-static char *u64_digits(uint64_t v, char *end)
+static inline char *u64_digits(uint64_t v, char *end)
 {
 	char *p = end;
 
-	do {
-		*--p = (char)('0' + v % 10);
-		v /= 10;
-	} while (v);
+	while (v >= 100) {
+		unsigned pair = (unsigned)(v % 100) * 2;
+
+		v /= 100;
+		p -= 2;
+		memcpy(p, digit_pairs + pair, 2);
+	}
+	if (v >= 10) {
+		p -= 2;
+		memcpy(p, digit_pairs + v * 2, 2);
+	} else {
+		*--p = (char)('0' + v);
+	}
 	return p;
 }
 
@@ -712,6 +756,138 @@ void out_u64(const struct field *f, uint64_t v)
 		return;
 	text_label(f);
 	put(text, (size_t)(end - text));
+}
+
+/* ---- rows ---- */
+
+/* Room a cell needs besides a string value: separator, indentation, label,
+ * number, unit. Strings are copied by loops that make their own room. */
+#define CELL_ROOM (LABEL_MAX + 160)
+
+/* The digits of v at the end of the buffer (room made by the caller). */
+static inline void put_u64_digits(uint64_t v)
+{
+	char buf[40];
+	char *end = buf + 20;	/* 20 digits at most; the fixed copy below reads up to buf + 40 */
+	char *digits = u64_digits(v, end);
+
+	memcpy(ob.buf + ob.len, digits, 20);
+	ob.len += (size_t)(end - digits);
+}
+
+/* The per-value path, for what a row does not take fast: colour. */
+static void cell_slow(const struct out_cell *c)
+{
+	switch (c->type) {
+	case CELL_STR: out_str(c->f, c->str); break;
+	case CELL_U64: out_u64(c->f, c->num); break;
+	case CELL_ENUM: out_enum(c->f, c->str, c->text); break;
+	}
+}
+
+/* Separator, key and, when v is not NULL, the constant value v of a member;
+ * returns whether v was written. `obj` is the object the row fills in compact
+ * JSON (NULL otherwise): once it has members, one copy of ",\"key\":\"v\"". */
+static bool json_cell_head(const struct field *f, const char *v, int mode, const struct level *obj)
+{
+	if (obj && obj->has_items && f->key && put_slot(f, v, 1, true))
+		return v != NULL;
+	if (!json_next_member() || !f->key)
+		return false;
+	if (put_slot(f, v, mode, false))
+		return v != NULL;
+	json_key(f->key);
+	return false;
+}
+
+static void json_cell(const struct out_cell *c, int mode, const struct level *obj)
+{
+	if (c->type == CELL_U64) {
+		json_cell_head(c->f, NULL, mode, obj);
+		put_u64_digits(c->num);
+		return;
+	}
+	if (!c->str)
+		return;
+	/* Constant strings (tokens) are cached with the key; names and the like are not. */
+	if (!json_cell_head(c->f, read_only(c->str) ? c->str : NULL, mode, obj))
+		json_string(c->str);	/* the value, or the enum's token */
+}
+
+/* "label " after the separator: on an open line one copy of " label ". */
+static void text_cell_label(const struct field *f)
+{
+	if (o.line_open && put_slot(f, NULL, 0, true))
+		return;
+	text_label(f);
+}
+
+/* An enum's " label TEXT" as one copy on an open line. */
+static void text_enum_cell(const struct out_cell *c)
+{
+	if (o.line_open && put_slot(c->f, c->text, 0, true))
+		return;
+	text_label(c->f);
+	putstr(c->text);
+}
+
+/* A value's text: what text_value() and out_enum() write, without colour. */
+static void text_cell(const struct out_cell *c)
+{
+	const struct field *f = c->f;
+
+	if ((c->type == CELL_STR && !c->str) || (c->type == CELL_ENUM && !c->text) || text_skips(f))
+		return;
+	if ((f->flags & FF_HEAD) && c->type != CELL_ENUM) {
+		text_start_item();
+		if (c->type == CELL_U64)
+			put_u64_digits(c->num);
+		else
+			text_put(c->str);
+		putch(':');
+		return;
+	}
+	if (c->type == CELL_ENUM) {
+		text_enum_cell(c);	/* enums have no unit */
+		return;
+	}
+	text_cell_label(f);
+	if (c->type == CELL_STR)
+		text_put(c->str);
+	else
+		put_u64_digits(c->num);
+	if (f->unit) {
+		putch(' ');
+		putstr(f->unit);
+	}
+}
+
+/* The object a row fills in compact JSON, where members take the fast path. */
+static const struct level *row_object(int mode)
+{
+	const struct level *l = o.depth > 0 && o.depth <= MAX_DEPTH ? &o.stack[o.depth - 1] : NULL;
+
+	return mode == 1 && !o.pending && l && !l->is_list ? l : NULL;
+}
+
+void out_row(const struct out_row *row)
+{
+	int mode = label_mode();
+	bool color = !mode && use_color();
+	const struct level *obj = row_object(mode);
+
+	for (unsigned i = 0; i < row->n; i++) {
+		const struct out_cell *c = &row->cell[i];
+
+		if (OUT_BUF_SIZE - ob.len < CELL_ROOM)
+			ob_drain();
+		if (mode)
+			json_cell(c, mode, obj);
+		else if (color && (c->f->flags & FF_GOODBAD))
+			cell_slow(c);
+		else
+			text_cell(c);
+	}
 }
 
 void out_s64(const struct field *f, int64_t v)

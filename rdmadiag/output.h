@@ -76,6 +76,54 @@ void out_double(const struct field *f, double v, int decimals);
 void out_guid(const struct field *f, uint64_t v);
 void out_hex(const struct field *f, uint64_t v);
 
+/*
+ * Rows: the values of one object in one call. out_row() writes the bytes that
+ * out_str/out_u64/out_enum would write for each cell in order (same skips,
+ * colours, labels), but decides the mode and makes room in the buffer once
+ * per row instead of once per value: a list of 10k QPs is 130k values.
+ */
+enum cell_type { CELL_STR, CELL_U64, CELL_ENUM };
+
+struct out_cell {
+	const struct field *f;
+	enum cell_type type;
+	uint64_t num;		/* CELL_U64 */
+	const char *str;	/* CELL_STR: the value (NULL: skipped); CELL_ENUM: the token */
+	const char *text;	/* CELL_ENUM: the text name */
+};
+
+#define OUT_ROW_CELLS 24
+
+struct out_row {
+	unsigned n;
+	struct out_cell cell[OUT_ROW_CELLS];
+};
+
+/* Cells past OUT_ROW_CELLS are dropped: a row is one object's fixed fields. */
+static inline void row_add(struct out_row *row, const struct field *f, enum cell_type type, uint64_t num,
+			   const char *str, const char *text)
+{
+	if (row->n < OUT_ROW_CELLS)
+		row->cell[row->n++] = (struct out_cell){ f, type, num, str, text };
+}
+
+static inline void row_str(struct out_row *row, const struct field *f, const char *v)
+{
+	row_add(row, f, CELL_STR, 0, v, NULL);
+}
+
+static inline void row_u64(struct out_row *row, const struct field *f, uint64_t v)
+{
+	row_add(row, f, CELL_U64, v, NULL, NULL);
+}
+
+static inline void row_enum(struct out_row *row, const struct field *f, const char *token, const char *text)
+{
+	row_add(row, f, CELL_ENUM, 0, token, text);
+}
+
+void out_row(const struct out_row *row);
+
 /* Text-only free text (headers, blank lines); ignored in JSON. */
 __attribute__((format(printf, 1, 2))) void out_text(const char *fmt, ...);
 void out_newline(void);

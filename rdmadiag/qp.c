@@ -60,25 +60,37 @@ static const struct rfilter_key qp_keys[] = {
 
 static const char *const qp_keywords[] = { "lqpn", "rqpn", "type", "state", "pdn", "pid", "comm", NULL };
 
-/* The QP's own values, after the link head. */
-static void out_qp_body(const struct rd_res *r)
+/* The QP's own values, after the link head, as cells of row. */
+static void row_qp_body(struct out_row *row, const struct rd_res *r, struct res_row_text *t)
 {
-	out_u64(&qp_fields[F_LQPN], r->id);
+	row_u64(row, &qp_fields[F_LQPN], r->id);
 	if (rd_res_has(r, RF_TYPE))
-		out_enum(&qp_fields[F_TYPE], rd_qp_type_token(r->type), rd_qp_type_name(r->type));
+		row_enum(row, &qp_fields[F_TYPE], rd_qp_type_token(r->type), rd_qp_type_name(r->type));
 	if (rd_res_has(r, RF_STATE))
-		out_enum(&qp_fields[F_STATE], rd_qp_state_token(r->state), rd_qp_state_name(r->state));
+		row_enum(row, &qp_fields[F_STATE], rd_qp_state_token(r->state), rd_qp_state_name(r->state));
 	if (rd_res_has(r, RF_RQPN))
-		out_u64(&qp_fields[F_RQPN], r->rqpn);
+		row_u64(row, &qp_fields[F_RQPN], r->rqpn);
 	if (rd_res_has(r, RF_SQ_PSN))
-		out_u64(&qp_fields[F_SQ_PSN], r->sq_psn);
+		row_u64(row, &qp_fields[F_SQ_PSN], r->sq_psn);
 	if (rd_res_has(r, RF_RQ_PSN))
-		out_u64(&qp_fields[F_RQ_PSN], r->rq_psn);
+		row_u64(row, &qp_fields[F_RQ_PSN], r->rq_psn);
 	if (rd_res_has(r, RF_PATH_MIG))
-		out_enum(&qp_fields[F_PATH_MIG], rd_path_mig_token(r->path_mig), rd_path_mig_name(r->path_mig));
+		row_enum(row, &qp_fields[F_PATH_MIG], rd_path_mig_token(r->path_mig), rd_path_mig_name(r->path_mig));
 	if (rd_res_has(r, RF_PDN))
-		out_u64(&qp_fields[F_PDN], r->pdn);
-	res_out_owner(r);
+		row_u64(row, &qp_fields[F_PDN], r->pdn);
+	res_row_owner(row, r, t);
+}
+
+/* A QP after the event head of watch, or as a line of show: one row. */
+static void out_qp(const struct rd_res *r, bool link_as_head)
+{
+	struct out_row row;	/* not zeroed: only row.n is read before a cell is set */
+	struct res_row_text t;
+
+	row.n = 0;
+	res_row_link(&row, r, link_as_head, &t);
+	row_qp_body(&row, r, &t);
+	out_row(&row);
 }
 
 static int print_qp(const struct rd_res *r, void *data)
@@ -87,8 +99,7 @@ static int print_qp(const struct rd_res *r, void *data)
 
 	(*count)++;
 	out_obj_begin(NULL);
-	res_out_link(r, true);
-	out_qp_body(r);
+	out_qp(r, true);
 	out_obj_end();
 	return 0;
 }
@@ -235,8 +246,7 @@ static void emit_qp_event(struct watch *w, const char *event, const struct rd_re
 	if (w->flags_only)
 		return;
 	event_begin(w, event);
-	res_out_link(r, false);
-	out_qp_body(r);
+	out_qp(r, false);
 	event_end();
 }
 

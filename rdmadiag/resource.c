@@ -270,6 +270,8 @@ int res_walk_dev(const struct res_query *q, enum rd_res_kind kind, const char *i
 	uint32_t id = 0;
 	bool one = id_key && res_query_single_id(q, id_key, &id);
 
+	if (!q->nterms && !q->sel.port)	/* nothing to filter: no detour per object */
+		return rd_res_each(kind, dev_index, one, id, cb, data);
 	return rd_res_each(kind, dev_index, one, id, filtered_cb, &f);
 }
 
@@ -326,39 +328,56 @@ static void res_append_port(char *dst, uint32_t port)
 	*dst = '\0';
 }
 
-void res_out_link(const struct rd_res *r, bool as_head)
+void res_row_link(struct out_row *row, const struct rd_res *r, bool as_head, struct res_row_text *t)
 {
-	char name[96];
-
 	if (!out_is_json()) {
 		/* "DEV/PORT" once per object: without snprintf, which shows at 10k objects */
-		size_t n = strnlen(r->dev_name, sizeof(name) - 12);
+		size_t n = strnlen(r->dev_name, sizeof(t->link) - 12);
 
-		memcpy(name, r->dev_name, n);
-		name[n] = '\0';
+		memcpy(t->link, r->dev_name, n);
+		t->link[n] = '\0';
 		if (rd_res_has(r, RF_PORT))
-			res_append_port(name + n, r->port);
-		out_str(&link_fields[as_head ? 0 : 3], name);
+			res_append_port(t->link + n, r->port);
+		row_str(row, &link_fields[as_head ? 0 : 3], t->link);
 		return;
 	}
-	out_str(&link_fields[1], r->dev_name);
+	row_str(row, &link_fields[1], r->dev_name);
 	if (rd_res_has(r, RF_PORT))
-		out_u64(&link_fields[2], r->port);
+		row_u64(row, &link_fields[2], r->port);
+}
+
+void res_row_owner(struct out_row *row, const struct rd_res *r, struct res_row_text *t)
+{
+	const char *comm = res_comm(r);
+
+	if (rd_res_has(r, RF_PID))
+		row_u64(row, &owner_fields[0], r->pid);
+	if (r->kern_name && !out_is_json()) {
+		/* As iproute2 prints it: brackets tell a kernel owner from a process. */
+		snprintf(t->owner, sizeof(t->owner), "[%s]", r->kern_name);
+		row_str(row, &owner_fields[1], t->owner);
+	} else {
+		row_str(row, &owner_fields[1], comm);
+	}
+	row_str(row, &owner_fields[2], r->kern_name ? "kernel" : "user");
+}
+
+void res_out_link(const struct rd_res *r, bool as_head)
+{
+	struct out_row row;	/* not zeroed: only row.n is read before a cell is set */
+	struct res_row_text t;
+
+	row.n = 0;
+	res_row_link(&row, r, as_head, &t);
+	out_row(&row);
 }
 
 void res_out_owner(const struct rd_res *r)
 {
-	const char *comm = res_comm(r);
-	char buf[80];
+	struct out_row row;	/* not zeroed: only row.n is read before a cell is set */
+	struct res_row_text t;
 
-	if (rd_res_has(r, RF_PID))
-		out_u64(&owner_fields[0], r->pid);
-	if (r->kern_name && !out_is_json()) {
-		/* As iproute2 prints it: brackets tell a kernel owner from a process. */
-		snprintf(buf, sizeof(buf), "[%s]", r->kern_name);
-		out_str(&owner_fields[1], buf);
-	} else {
-		out_str(&owner_fields[1], comm);
-	}
-	out_token(&owner_fields[2], r->kern_name ? "kernel" : "user");
+	row.n = 0;
+	res_row_owner(&row, r, &t);
+	out_row(&row);
 }

@@ -8,6 +8,7 @@
 #define RDMADIAG_RESOURCE_H
 
 #include "../netlink/res.h"
+#include "output.h"
 #include "rdmadiag.h"
 
 enum rfilter_kind {
@@ -69,6 +70,17 @@ int res_walk(const struct res_query *q, enum rd_res_kind kind, const char *id_ke
  * device list). Reports nothing; returns 0 or -errno. */
 int res_walk_dev(const struct res_query *q, enum rd_res_kind kind, const char *id_key, uint32_t dev_index,
 		 rd_res_cb cb, void *data);
+
+/* Text the cells of a resource row point to: it must outlive the row. */
+struct res_row_text {
+	char link[96];		/* "rxe0/1" */
+	char owner[80];		/* "[ib_core]" */
+};
+
+/* The shared fields below as cells of a row (out_row()), for objects printed
+ * by the thousand (qp show). */
+void res_row_link(struct out_row *row, const struct rd_res *r, bool as_head, struct res_row_text *t);
+void res_row_owner(struct out_row *row, const struct rd_res *r, struct res_row_text *t);
 
 /* Shared fields: "rxe0/1:" head (text; "link rxe0/1" when not as_head) or
  * dev + port (JSON), then the owner. */

@@ -8,10 +8,15 @@
 # peak RSS of rdmadiag -j qp show; and, at the largest N, the CPU time of
 # 10 polls of rdmadiag qp watch --interval 1 against 10 runs of
 # `rdma res show qp` one second apart (what `watch -n1 rdma res show qp` runs).
+# RDMADIAG_BASE=BIN also times BIN (an older build) for a before/after
+# comparison: runs of both, and of the floor, interleaved (RUNS_BASE rounds,
+# default 11), so that a noisy machine weighs on both alike.
+# WATCH_CPU=0 leaves out the qp watch part.
 set -u
 cd "$(dirname "$0")/../.." || exit 1
 RD=${RDMADIAG_BIN:-rdmadiag/rdmadiag}
 DEV=${LAB_RXE:-rxe0}
+BASE=${RDMADIAG_BASE:-}
 RUNS=5
 counts=("$@")
 [ ${#counts[@]} -gt 0 ] || counts=(100 1000 10000)
@@ -26,8 +31,47 @@ peak_rss_kib() {
 	/usr/bin/time -f %M "$@" 2>&1 >/dev/null | tail -n 1
 }
 
+# once_time CMD...: wall seconds of one run, stdout discarded
+once_time() {
+	local t0=$EPOCHREALTIME
+	"$@" >/dev/null 2>&1
+	awk -v a="$t0" -v b="$EPOCHREALTIME" 'BEGIN { printf "%.4f\n", b - a }'
+}
+
+median_of() { sort -n "$1" | sed -n "$((($(wc -l <"$1") + 1) / 2))p"; }
+min_of() { sort -n "$1" | head -n 1; }
+
+# compare_base TOTAL: this build and $BASE, text and -j, and the floor, in turn
+compare_base() {
+	local i k
+	rm -f "$tmp"/t.*
+	for ((i = 0; i < ${RUNS_BASE:-11}; i++)); do
+		once_time "$RD" qp show "$DEV" >>"$tmp/t.new"
+		once_time "$BASE" qp show "$DEV" >>"$tmp/t.base"
+		once_time "$RD" -j qp show "$DEV" >>"$tmp/t.new_j"
+		once_time "$BASE" -j qp show "$DEV" >>"$tmp/t.base_j"
+		once_time tests/tools/nl_qp_dump "$idx" >>"$tmp/t.floor"
+	done
+	for k in new base new_j base_j floor; do
+		eval "m_$k=\$(median_of \"\$tmp/t.\$k\")"
+	done
+	# shellcheck disable=SC2154 # set by the eval above
+	printf '# before/after, interleaved: %s QPs: text %s -> %s (%.2fx -> %.2fx floor), -j %s -> %s (%.2fx -> %.2fx), floor %s, rss %s -> %s KiB\n' \
+		"$1" "$m_base" "$m_new" "$(ratio "$m_base" "$m_floor")" "$(ratio "$m_new" "$m_floor")" \
+		"$m_base_j" "$m_new_j" "$(ratio "$m_base_j" "$m_floor")" "$(ratio "$m_new_j" "$m_floor")" "$m_floor" \
+		"$(peak_rss_kib "$BASE" -j qp show "$DEV")" "$(peak_rss_kib "$RD" -j qp show "$DEV")"
+	# noise only adds time: the fastest runs compare what each program costs
+	for k in new base new_j base_j floor; do
+		eval "n_$k=\$(min_of \"\$tmp/t.\$k\")"
+	done
+	# shellcheck disable=SC2154 # set by the eval above
+	printf '# fastest runs: %s QPs: text %s -> %s (%.2fx -> %.2fx floor), -j %s -> %s (%.2fx -> %.2fx), floor %s\n' \
+		"$1" "$n_base" "$n_new" "$(ratio "$n_base" "$n_floor")" "$(ratio "$n_new" "$n_floor")" \
+		"$n_base_j" "$n_new_j" "$(ratio "$n_base_j" "$n_floor")" "$(ratio "$n_new_j" "$n_floor")" "$n_floor"
+}
+
 idx=$(rdma -j dev show "$DEV" | jq '.[0].ifindex')
-printf '%-7s %9s %9s %9s %9s %9s %8s %8s %9s\n' QPs rd rd_-j rdma rdma_-j floor rd/rdma rd/floor rss_KiB
+printf '%-7s %9s %9s %9s %9s %9s %8s %8s %8s %9s\n' QPs rd rd_-j rdma rdma_-j floor rd/rdma rd/floor -j/floor rss_KiB
 for n in "${counts[@]}"; do
 	hold "$n" || break
 	total=$("$RD" -j qp show "$DEV" | jq '.qps | length')
@@ -37,9 +81,11 @@ for n in "${counts[@]}"; do
 	d=$(wall rdma -j res show qp link "$DEV")
 	f=$(wall tests/tools/nl_qp_dump "$idx")
 	r=$(peak_rss_kib "$RD" -j qp show "$DEV")
-	printf '%-7s %9s %9s %9s %9s %9s %8.2f %8.2f %9s\n' "$total" "$a" "$b" "$c" "$d" "$f" \
-		"$(ratio "$a" "$c")" "$(ratio "$a" "$f")" "$r"
+	printf '%-7s %9s %9s %9s %9s %9s %8.2f %8.2f %8.2f %9s\n' "$total" "$a" "$b" "$c" "$d" "$f" \
+		"$(ratio "$a" "$c")" "$(ratio "$a" "$f")" "$(ratio "$b" "$f")" "$r"
+	[ -z "$BASE" ] || compare_base "$total"
 done
+[ "${WATCH_CPU:-1}" = 0 ] && exit 0
 
 # CPU of 10 polls, one second apart, at the largest count
 cpu() { /usr/bin/time -f '%U %S' "$@" 2>&1 >/dev/null | tail -n 1 | awk '{ printf "%.2f", $1 + $2 }'; }
