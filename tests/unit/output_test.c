@@ -8,6 +8,7 @@
 #include "tap.h"
 
 struct global_opts g_opts;
+static enum color_mode test_color = COLOR_NEVER;
 
 static const struct field f[] = {
 	{ "name", NULL, FT_STR, FF_HEAD, NULL },
@@ -27,7 +28,7 @@ static char *render(bool json, bool details, void (*body)(void))
 
 	g_opts.json = json;
 	g_opts.details = details;
-	g_opts.color = COLOR_NEVER;
+	g_opts.color = test_color;
 	out_init(fp);
 	out_begin();
 	body();
@@ -120,9 +121,112 @@ static void flushed_before_finish(void)
 	free(buf);
 }
 
+/* Rows: out_row() must write what one call per value writes, in every mode. */
+static const struct field rowf[] = {
+	{ "ifname", NULL, FT_STR, FF_HEAD, NULL },
+	{ "lqpn", NULL, FT_U64, 0, NULL },
+	{ "state", NULL, FT_TOKEN, FF_GOODBAD, NULL },
+	{ "type", NULL, FT_TOKEN, 0, NULL },
+	{ "seconds", "after", FT_U64, 0, "s" },
+	{ "comm", NULL, FT_STR, 0, NULL },
+	{ "owner", NULL, FT_TOKEN, FF_DETAIL, NULL },
+	{ "missing", NULL, FT_STR, 0, NULL },
+	{ "head_num", NULL, FT_U64, FF_HEAD, NULL },
+};
+static const char *const row_states[] = { "rts", "init", "err" };
+static const char *const row_names[] = { "RTS", "INIT", "ERR" };
+
+/* Object i: the fields above, a key held in a buffer, a name from a buffer,
+ * a control byte; the last object starts with a number as its head. */
+static void row_values(int i, bool as_row)
+{
+	char key[16], comm[16], text[8];
+	struct field dyn = { key, NULL, FT_U64, 0, NULL };
+	struct out_row row;
+
+	snprintf(key, sizeof(key), "ctr%d", i);
+	snprintf(comm, sizeof(comm), "app%d\x1b\"", i);
+	snprintf(text, sizeof(text), "T%d", i);
+	row.n = 0;
+	if (i == 2)
+		row_u64(&row, &rowf[8], 7);
+	row_str(&row, &rowf[0], "rxe0/1");
+	row_u64(&row, &rowf[1], 17 + 1000000u * (unsigned)i);
+	row_enum(&row, &rowf[2], row_states[i], row_names[i]);
+	row_enum(&row, &rowf[3], "rc", text);
+	row_u64(&row, &rowf[4], 99);
+	row_u64(&row, &dyn, (uint64_t)i);
+	row_str(&row, &rowf[5], comm);
+	row_str(&row, &rowf[6], "user");
+	row_str(&row, &rowf[7], NULL);
+	if (as_row) {
+		out_row(&row);
+		return;
+	}
+	for (unsigned c = 0; c < row.n; c++) {
+		const struct out_cell *cell = &row.cell[c];
+
+		if (cell->type == CELL_U64)
+			out_u64(cell->f, cell->num);
+		else if (cell->type == CELL_ENUM)
+			out_enum(cell->f, cell->str, cell->text);
+		else
+			out_str(cell->f, cell->str);
+	}
+}
+
+static void some_rows(bool as_row)
+{
+	out_list_begin("qps");
+	for (int i = 0; i < 3; i++) {
+		out_obj_begin(NULL);
+		row_values(i, as_row);
+		out_obj_end();
+	}
+	row_values(0, as_row);	/* in a list: values without keys */
+	out_list_end();
+}
+
+static void rows_by_row(void) { some_rows(true); }
+static void rows_by_value(void) { some_rows(false); }
+
+static void rows_match_values(void)
+{
+	static const struct {
+		bool json, details, pretty;
+		enum color_mode color;
+		const char *what;
+	} modes[] = {
+		{ false, false, false, COLOR_NEVER, "text" },
+		{ false, true, false, COLOR_NEVER, "text with -d" },
+		{ false, false, false, COLOR_ALWAYS, "text in colour" },
+		{ true, false, false, COLOR_NEVER, "JSON" },
+		{ true, false, true, COLOR_NEVER, "pretty JSON" },
+	};
+
+	for (size_t m = 0; m < sizeof(modes) / sizeof(modes[0]); m++) {
+		char *a, *b;
+
+		g_opts.pretty = modes[m].pretty;
+		test_color = modes[m].color;
+		a = render(modes[m].json, modes[m].details, rows_by_value);
+		b = render(modes[m].json, modes[m].details, rows_by_row);
+		if (m == 0)
+			ok(!strncmp(a, "rxe0/1: lqpn 17 state RTS type T0 after 99 s ctr0 0 comm app0?\"\n", 64),
+			   "text: head, labels, enum names, unit, a key from a buffer, control bytes as '?'");
+		is_str(b, a, "out_row() writes what one call per value writes: %s", modes[m].what);
+		free(a);
+		free(b);
+	}
+	g_opts.pretty = false;
+	test_color = COLOR_NEVER;
+}
+
 int main(void)
 {
 	char *s;
+
+	rows_match_values();
 
 	s = render(false, false, two_ports);
 	is_str(s, "rxe0/1: state ACTIVE mtu 1024 rate 2.5 Gb/s\nquote\"??: node_guid 0002:c903:00a1:b2c3\n",
