@@ -433,7 +433,7 @@ static inline bool put_slot(const struct field *f, const char *v, int mode, bool
 	/* mixed well: fields are neighbours in a table, tokens in a string pool,
 	 * and two hot pairs in one slot would render each other out on every row */
 	uint64_t h = ((uintptr_t)f ^ (uintptr_t)v * 0x9e3779b97f4a7c15u) * 0xff51afd7ed558ccdu;
-	struct rendered *r = &label_slot[(h ^ h >> 29) >> (64 - LABEL_SLOT_BITS)];
+	struct rendered *r = &label_slot[h >> (64 - LABEL_SLOT_BITS)];
 	size_t skip;
 
 	if ((r->f != f || r->v != v || r->mode != mode) && !fill_slot(f, v, mode, r))
@@ -785,19 +785,25 @@ static void cell_slow(const struct out_cell *c)
 	}
 }
 
-/* Separator, key and, when v is not NULL, the constant value v of a member;
- * returns whether v was written. `obj` is the object the row fills in compact
- * JSON (NULL otherwise): once it has members, one copy of ",\"key\":\"v\"". */
-static bool json_cell_head(const struct field *f, const char *v, int mode, const struct level *obj)
+/* json_cell_head() where it cannot copy separator and key at once. */
+static __attribute__((noinline)) bool json_cell_head_slow(const struct field *f, const char *v, int mode)
 {
-	if (obj && obj->has_items && f->key && put_slot(f, v, 1, true))
-		return v != NULL;
 	if (!json_next_member() || !f->key)
 		return false;
 	if (put_slot(f, v, mode, false))
 		return v != NULL;
 	json_key(f->key);
 	return false;
+}
+
+/* Separator, key and, when v is not NULL, the constant value v of a member;
+ * returns whether v was written. `obj` is the object the row fills in compact
+ * JSON (NULL otherwise): once it has members, one copy of ",\"key\":\"v\"". */
+static inline bool json_cell_head(const struct field *f, const char *v, int mode, const struct level *obj)
+{
+	if (obj && obj->has_items && f->key && put_slot(f, v, 1, true))
+		return v != NULL;
+	return json_cell_head_slow(f, v, mode);
 }
 
 static void json_cell(const struct out_cell *c, int mode, const struct level *obj)
