@@ -131,7 +131,6 @@ static void decode_entry(enum rd_res_kind kind, const nl_tb tb, struct rd_res *r
 		if ((d->kinds & K(kind)) && tb[d->attr])
 			store(tb[d->attr], d->val, d->offset, d->flag, r);
 	}
-
 }
 
 /* The policy's check of the value types here, inline; a failure (rare) is

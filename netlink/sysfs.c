@@ -124,7 +124,10 @@ static int names_add(struct names *l, const char *name)
 		l->cap = cap;
 	}
 	l->v[l->n] = strdup(name);
-	return l->v[l->n] ? l->n++, 0 : -ENOMEM;
+	if (!l->v[l->n])
+		return -ENOMEM;
+	l->n++;
+	return 0;
 }
 
 static void names_free(struct names *l)

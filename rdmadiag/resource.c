@@ -193,6 +193,13 @@ static bool term_match(const struct rfilter_term *t, const struct rd_res *r)
 	return rd_res_num(r, t->key->field, &v) && rfilter_term_has(t, v);
 }
 
+/* Whether res_query_match() can turn anything down: kept beside it, so that
+ * a walk skips the per-object match only when it would pass everything. */
+static bool res_query_filters(const struct res_query *q)
+{
+	return q->sel.port || q->nterms;
+}
+
 bool res_query_match(const struct res_query *q, const struct rd_res *r)
 {
 	if (q->sel.port && (!rd_res_has(r, RF_PORT) || r->port != q->sel.port))
@@ -270,7 +277,7 @@ int res_walk_dev(const struct res_query *q, enum rd_res_kind kind, const char *i
 	uint32_t id = 0;
 	bool one = id_key && res_query_single_id(q, id_key, &id);
 
-	if (!q->nterms && !q->sel.port)	/* nothing to filter: no detour per object */
+	if (!res_query_filters(q))	/* no detour per object */
 		return rd_res_each(kind, dev_index, one, id, cb, data);
 	return rd_res_each(kind, dev_index, one, id, filtered_cb, &f);
 }
