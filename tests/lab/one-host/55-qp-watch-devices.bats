@@ -10,13 +10,10 @@ load '/usr/lib/bats/bats-assert/load'
 load devwatch-helpers
 
 RD=${RDMADIAG_BIN:-rdmadiag/rdmadiag}
-NIC2=rxenet9
-RXE2=rxe9
 
 setup() {
 	[ "${LAB:-}" = 1 ] || skip "lab only (tests/lab/lab.sh)"
-	ip link add "$NIC2" type dummy
-	ip link set "$NIC2" up
+	devwatch_nic_up
 }
 
 teardown() {

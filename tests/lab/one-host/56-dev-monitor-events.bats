@@ -13,9 +13,7 @@ load '/usr/lib/bats/bats-assert/load'
 load devwatch-helpers
 
 RD=${RDMADIAG_BIN:-rdmadiag/rdmadiag}
-NIC2=rxenet9
-RXE2=rxe9
-RXE3=rxe8	# RXE2 renamed
+RXE3=rxe8	# RXE2 (devwatch-helpers.bash) renamed
 
 setup() {
 	[ "${LAB:-}" = 1 ] || skip "lab only (tests/lab/lab.sh)"
@@ -28,8 +26,7 @@ teardown() {
 # monitor_add INTERVAL: dev monitor -d -j running (WPID, output in out/err),
 # then $RXE2 added on a fresh $NIC2
 monitor_add() {
-	ip link add "$NIC2" type dummy
-	ip link set "$NIC2" up
+	devwatch_nic_up
 	"$RD" -d -j dev monitor --interval "$1" >"$BATS_TEST_TMPDIR/out" 2>"$BATS_TEST_TMPDIR/err" &
 	WPID=$!
 	wait_for '.event == "device_watch"'

@@ -4,6 +4,15 @@
 # that writes JSON lines to $BATS_TEST_TMPDIR/out; a test that renames $RXE2
 # sets RXE2_RENAMED to the new name.
 
+NIC2=rxenet9
+RXE2=rxe9
+
+# devwatch_nic_up: the dummy netdev $NIC2 that $RXE2 is added on, up
+devwatch_nic_up() {
+	ip link add "$NIC2" type dummy
+	ip link set "$NIC2" up
+}
+
 devwatch_teardown() {
 	[ -z "${WPID:-}" ] || kill "$WPID" 2>/dev/null || true
 	rdma link delete "$RXE2" 2>/dev/null || true
