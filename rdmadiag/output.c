@@ -356,8 +356,10 @@ static bool read_only(const void *p)
 	return (uintptr_t)p >= (uintptr_t)__executable_start && (uintptr_t)p < (uintptr_t)__data_start;
 }
 
-#define LABEL_SLOT_BITS 9
+#define LABEL_SLOT_BITS 7
 #define LABEL_SLOTS (1u << LABEL_SLOT_BITS)
+/* Slots looked at from the hashed one on: a row's twenty labels never run out of them. */
+#define LABEL_PROBES 8
 #define LABEL_MAX 48
 
 /* A rendered label, or label and constant value (an enum: " state RTS",
@@ -391,9 +393,8 @@ static bool render_label(const struct field *f, const char *v, int mode, struct 
 	if (strnlen(text, LABEL_MAX) >= LABEL_MAX || (v && strnlen(v, LABEL_MAX) >= LABEL_MAX) ||
 	    OUT_BUF_SIZE - at < LABEL_MAX * 16)
 		return false;	/* rare: the buffer is about to go out; render next time */
-	r->sep = mode == 2 ? 0 : 1;
 	if (mode) {
-		if (r->sep)
+		if (mode == 1)
 			putch(',');
 		json_key(f->key);
 		if (v)
@@ -405,10 +406,14 @@ static bool render_label(const struct field *f, const char *v, int mode, struct 
 		if (v)
 			putstr(v);
 	}
-	r->len = ob.len - at;
-	ob.len = at;
-	if (r->len > LABEL_MAX)
+	if (ob.len - at > LABEL_MAX) {
+		ob.len = at;
 		return false;
+	}
+	/* r is written only now: a slot that held another label stays whole when this one does not fit */
+	r->len = ob.len - at;
+	r->sep = mode == 2 ? 0 : 1;
+	ob.len = at;
 	memcpy(r->text, ob.buf + at, r->len);
 	r->f = f;
 	r->v = v;
@@ -426,22 +431,52 @@ static __attribute__((noinline)) bool fill_slot(const struct field *f, const cha
 	return render_label(f, v, mode, r);
 }
 
+/* The slot past the first probe that holds f (and v) for mode, or an empty
+ * one filled now, or the first probe again, rendered over; NULL when f cannot
+ * be cached. Probing, not one slot per hash: the hash is of addresses, which
+ * ASLR moves, and in about one run in three two of a row's labels hashed
+ * alike and rendered each other out on every row (13k renderings for 10k QPs
+ * instead of 16; ten times the time of the row). */
+static __attribute__((noinline)) struct rendered *probe_slot(const struct field *f, const char *v, int mode,
+							     unsigned first)
+{
+	for (unsigned k = 1; k < LABEL_PROBES; k++) {
+		struct rendered *r = &label_slot[(first + k) % LABEL_SLOTS];
+
+		if (r->f == f && r->v == v && r->mode == mode)
+			return r;
+		if (!r->f)
+			return fill_slot(f, v, mode, r) ? r : NULL;
+	}
+	return fill_slot(f, v, mode, &label_slot[first]) ? &label_slot[first] : NULL;
+}
+
 /* Writes the cached rendering of f's label or key (and v) for mode
  * (label_mode()), with the separator in front or not; false when there is none. */
 static inline bool put_slot(const struct field *f, const char *v, int mode, bool with_sep)
 {
-	/* mixed well: fields are neighbours in a table, tokens in a string pool,
-	 * and two hot pairs in one slot would render each other out on every row */
+	/* mixed well: fields are neighbours in a table, tokens in a string pool */
 	uint64_t h = ((uintptr_t)f ^ (uintptr_t)v * 0x9e3779b97f4a7c15u) * 0xff51afd7ed558ccdu;
-	struct rendered *r = &label_slot[h >> (64 - LABEL_SLOT_BITS)];
+	unsigned first = (unsigned)(h >> (64 - LABEL_SLOT_BITS));
+	struct rendered *r = &label_slot[first];
 	size_t skip;
 
-	if ((r->f != f || r->v != v || r->mode != mode) && !fill_slot(f, v, mode, r))
-		return false;
+	if (r->f != f || r->v != v || r->mode != mode) {
+		if (!r->f) {
+			if (!fill_slot(f, v, mode, r))
+				return false;
+		} else if (!(r = probe_slot(f, v, mode, first))) {
+			return false;
+		}
+	}
 	skip = with_sep ? 0 : r->sep;
 	if (OUT_BUF_SIZE - ob.len < LABEL_MAX)
 		ob_drain();
-	memcpy(ob.buf + ob.len, r->text + skip, LABEL_MAX);	/* whole slot: a fixed-size copy */
+	/* fixed-size copies, no length loop: 16 bytes hold most labels, the slot's
+	 * remaining 32 the few longer ones (" path_mig_state MIGRATED") */
+	memcpy(ob.buf + ob.len, r->text + skip, 16);
+	if (r->len - skip > 16)
+		memcpy(ob.buf + ob.len + 16, r->text + skip + 16, LABEL_MAX - 16);
 	ob.len += r->len - skip;
 	return true;
 }
@@ -764,15 +799,33 @@ void out_u64(const struct field *f, uint64_t v)
  * number, unit. Strings are copied by loops that make their own room. */
 #define CELL_ROOM (LABEL_MAX + 160)
 
-/* The digits of v at the end of the buffer (room made by the caller). */
+static const uint64_t pow10_u64[20] = {
+	1ull, 10ull, 100ull, 1000ull, 10000ull, 100000ull, 1000000ull, 10000000ull, 100000000ull,
+	1000000000ull, 10000000000ull, 100000000000ull, 1000000000000ull, 10000000000000ull,
+	100000000000000ull, 1000000000000000ull, 10000000000000000ull, 100000000000000000ull,
+	1000000000000000000ull, 10000000000000000000ull,
+};
+
+/* The number of decimal digits of v, without a division: its bit length times
+ * log10(2) (1233 / 4096) gives the power of ten at or just above it. v | 1 has
+ * as many digits as v (10^k is even) and makes 0 count as one digit. */
+static inline size_t u64_ndigits(uint64_t v)
+{
+	uint64_t w = v | 1;
+	unsigned t = ((64u - (unsigned)__builtin_clzll(w)) * 1233u) >> 12;
+
+	return t + 1 - (w < pow10_u64[t]);
+}
+
+/* The digits of v at the end of the buffer (room made by the caller), written
+ * in place: a row has seven numbers, and under emulation (the lab's TCG) a
+ * copy through a scratch buffer costs more than the digits. */
 static inline void put_u64_digits(uint64_t v)
 {
-	char buf[40];
-	char *end = buf + 20;	/* 20 digits at most; the fixed copy below reads up to buf + 40 */
-	char *digits = u64_digits(v, end);
+	size_t n = u64_ndigits(v);
 
-	memcpy(ob.buf + ob.len, digits, 20);
-	ob.len += (size_t)(end - digits);
+	u64_digits(v, ob.buf + ob.len + n);
+	ob.len += n;
 }
 
 /* The per-value path, for what a row does not take fast: colour. */

@@ -132,7 +132,10 @@ static const struct field rowf[] = {
 	{ "owner", NULL, FT_TOKEN, FF_DETAIL, NULL },
 	{ "missing", NULL, FT_STR, 0, NULL },
 	{ "head_num", NULL, FT_U64, FF_HEAD, NULL },
+	{ "big", NULL, FT_U64, 0, NULL },
 };
+/* Numbers at the edges of their digit counts, written in place by out_row(). */
+static const uint64_t row_big[] = { 0, UINT64_MAX, 10000000000000000000ull };
 static const char *const row_states[] = { "rts", "init", "err" };
 static const char *const row_names[] = { "RTS", "INIT", "ERR" };
 
@@ -159,6 +162,7 @@ static void row_values(int i, bool as_row)
 	row_str(&row, &rowf[5], comm);
 	row_str(&row, &rowf[6], "user");
 	row_str(&row, &rowf[7], NULL);
+	row_u64(&row, &rowf[9], row_big[i]);
 	if (as_row) {
 		out_row(&row);
 		return;
@@ -212,8 +216,12 @@ static void rows_match_values(void)
 		a = render(modes[m].json, modes[m].details, rows_by_value);
 		b = render(modes[m].json, modes[m].details, rows_by_row);
 		if (m == 0)
-			ok(!strncmp(a, "rxe0/1: lqpn 17 state RTS type T0 after 99 s ctr0 0 comm app0?\"\n", 64),
+			ok(!strncmp(a, "rxe0/1: lqpn 17 state RTS type T0 after 99 s ctr0 0 comm app0?\" big 0\n", 70),
 			   "text: head, labels, enum names, unit, a key from a buffer, control bytes as '?'");
+		if (m == 0)
+			ok(strstr(b, " big 0\n") && strstr(b, " big 18446744073709551615\n") &&
+				   strstr(b, " big 10000000000000000000\n"),
+			   "text: 0, 2^64 - 1 and 10^19 in full");
 		is_str(b, a, "out_row() writes what one call per value writes: %s", modes[m].what);
 		free(a);
 		free(b);
