@@ -4,28 +4,10 @@
 # loss checks during a lossless transfer. The test with packet loss is in
 # 90-counter-loss.bats, the last file of the suite (see there why).
 
-load '/usr/lib/bats/bats-support/load'
-load '/usr/lib/bats/bats-assert/load'
-bats_require_minimum_version 1.5.0
+load counter-helpers
 
-setup() {
-	[ "${LAB:-}" = 1 ] && [ -n "${LAB_SHARED:-}" ] ||
-		skip "not inside a two-VM lab run (run: tests/lab/lab.sh run2-agent bats ...)"
-	. "$LAB_REPO/tests/lab/peer.sh"
-	RD=${RDMADIAG_BIN:-rdmadiag/rdmadiag}
-}
-
-teardown() {
-	tc qdisc del dev "$LAB_NIC" root 2>/dev/null || true
-	[ -n "${client:-}" ] && kill "$client" 2>/dev/null
-	[ -n "${server:-}" ] && peer_kill "$server" 2>/dev/null
-	true
-}
-
-retrans() { # sum of retransmission-group kinds of our port
-	"$RD" -j counter show "$LAB_RXE/1" |
-		jq '.ports[0].retransmission | [.retransmissions, .sequence_errors, .duplicate_requests] | map(. // 0) | add'
-}
+setup() { counter_setup; }
+teardown() { counter_teardown; }
 
 packets() { # packets JSON KIND: a traffic kind of the lab port
 	jq ".ports[] | select(.dev == \"$LAB_RXE\") | .traffic.$2" <<<"$1"

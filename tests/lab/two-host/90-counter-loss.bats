@@ -6,32 +6,14 @@
 # Last file of the two-host suite on purpose: on Debian's 6.1 kernel, a long
 # transfer under loss sometimes leaves rdma_rxe broken (a WARNING from
 # __rxe_cleanup in rxe_destroy_qp when ib_write_bw ends, then no RoCE traffic
-# passes on that device; seen twice in a few dozen lab runs). Run first, it made every
-# two-host test after it fail with a dead link; run last, it takes nothing down
-# with it.
+# passes on that device; seen twice in a few dozen lab runs). When it ran in
+# 60-counter.bats, every two-host test after it failed with a dead link; run
+# last, it takes nothing down with it.
 
-load '/usr/lib/bats/bats-support/load'
-load '/usr/lib/bats/bats-assert/load'
-bats_require_minimum_version 1.5.0
+load counter-helpers
 
-setup() {
-	[ "${LAB:-}" = 1 ] && [ -n "${LAB_SHARED:-}" ] ||
-		skip "not inside a two-VM lab run (run: tests/lab/lab.sh run2-agent bats ...)"
-	. "$LAB_REPO/tests/lab/peer.sh"
-	RD=${RDMADIAG_BIN:-rdmadiag/rdmadiag}
-}
-
-teardown() {
-	tc qdisc del dev "$LAB_NIC" root 2>/dev/null || true
-	[ -n "${client:-}" ] && kill "$client" 2>/dev/null
-	[ -n "${server:-}" ] && peer_kill "$server" 2>/dev/null
-	true
-}
-
-retrans() { # sum of retransmission-group kinds of our port
-	"$RD" -j counter show "$LAB_RXE/1" |
-		jq '.ports[0].retransmission | [.retransmissions, .sequence_errors, .duplicate_requests] | map(. // 0) | add'
-}
+setup() { counter_setup; }
+teardown() { counter_teardown; }
 
 @test "netem loss 5% during ib_write_bw: retransmission counters rise and counter check fails naming loss" {
 	server=$(peer_run_bg timeout 90 ib_write_bw -d "$LAB_RXE" -D 25 -s 65536)
