@@ -463,8 +463,31 @@ cmd_run1() {
 	exit "$rc"
 }
 
-port_listening() {
-	ss -Hltn "sport = :$1" 2>/dev/null | grep -q .
+udp_port_bound() {
+	ss -Hlun "sport = :$1" 2>/dev/null | grep -q .
+}
+
+# vm_start_on_udp DIR NAME SHARED LOCAL_PORT REMOTE_PORT MAC: starts the VM whose
+# NIC sends to 127.0.0.1:REMOTE_PORT from LOCAL_PORT, and waits until qemu
+# has bound it. Sets VM_PID; returns 1 when the port was taken (retry with
+# another), dies on any other failure.
+vm_start_on_udp() {
+	local dir=$1 name=$2 shared=$3 lport=$4 rport=$5 mac=$6 pid i
+	vm_argv "$dir" run "$shared" "udp=127.0.0.1:$rport,localaddr=127.0.0.1:$lport" "$mac"
+	vm_start "$dir" "$LAB_TIMEOUT_USED"
+	pid=$VM_PID
+	for i in $(seq 100); do
+		udp_port_bound "$lport" && return 0
+		kill -0 "$pid" 2>/dev/null || break
+		sleep 0.05
+	done
+	kill -0 "$pid" 2>/dev/null && udp_port_bound "$lport" && return 0
+	kill "$pid" 2>/dev/null || true
+	wait "$pid" 2>/dev/null || true
+	grep -qi 'in use' "$dir/qemu.log" 2>/dev/null && return 1
+	msg "VM $name: qemu did not start ($(rel "$dir")/qemu.log):"
+	sed 's/^/lab:   qemu: /' "$dir/qemu.log" >&2
+	exit "$EXIT_INFRA"
 }
 
 cmd_run2() {
@@ -492,35 +515,30 @@ cmd_run2() {
 	trap on_signal INT TERM HUP
 	trap cleanup EXIT
 
-	# A listens on a free 127.0.0.1 port, B connects to it.
-	local port apid="" bpid="" try i
+	# The link: UDP datagrams between two 127.0.0.1 ports, one per VM. Like
+	# a wire, a VM that does not take its frames (its link set down) loses
+	# them; over qemu's stream socket (listen=/connect=) it made the other
+	# VM's qemu stop sending, until that VM's virtio-net TX queue timed out
+	# (NETDEV WATCHDOG) and stayed dead for the rest of the run.
+	local pa pb apid="" bpid="" try
 	for try in 1 2 3 4 5 6 7 8 9 10; do
-		port=$((20000 + (RANDOM * 32768 + RANDOM) % 30000))
-		port_listening "$port" && continue
-		vm_argv "$da" run "$shared" "listen=127.0.0.1:$port" 52:54:00:77:00:01
-		vm_start "$da" "$LAB_TIMEOUT_USED"
-		apid=$VM_PID
-		for i in $(seq 100); do
-			port_listening "$port" && break
-			kill -0 "$apid" 2>/dev/null || break
-			sleep 0.05
-		done
-		if kill -0 "$apid" 2>/dev/null && port_listening "$port"; then
-			break
-		fi
-		wait "$apid" 2>/dev/null || true
-		if grep -qi 'in use' "$da/qemu.log" 2>/dev/null; then
-			msg "port $port busy (try $try), retrying"
-			apid=""
+		pa=$((20000 + (RANDOM * 32768 + RANDOM) % 30000))
+		pb=$((pa + 1))
+		if udp_port_bound "$pa" || udp_port_bound "$pb"; then
 			continue
 		fi
-		msg "VM a: qemu did not start ($(rel "$da")/qemu.log):"
-		sed 's/^/lab:   qemu: /' "$da/qemu.log" >&2
-		exit "$EXIT_INFRA"
+		if ! vm_start_on_udp "$da" a "$shared" "$pa" "$pb" 52:54:00:77:00:01; then
+			msg "port $pa busy (try $try), retrying"
+			continue
+		fi
+		apid=$VM_PID
+		vm_start_on_udp "$db" b "$shared" "$pb" "$pa" 52:54:00:77:00:02 && break
+		msg "port $pb busy (try $try), retrying"
+		kill "$apid" 2>/dev/null || true
+		wait "$apid" 2>/dev/null || true
+		apid=""
 	done
-	[ -n "$apid" ] || die "no free port for the VM link after 10 tries"
-	vm_argv "$db" run "$shared" "connect=127.0.0.1:$port" 52:54:00:77:00:02
-	vm_start "$db" "$LAB_TIMEOUT_USED"
+	[ -n "$apid" ] || die "no free pair of UDP ports for the VM link after 10 tries"
 	bpid=$VM_PID
 
 	local tailpid sta=0 stb=0 done_pid="" b_done=0
