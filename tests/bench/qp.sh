@@ -2,9 +2,13 @@
 # Benchmark of rdmadiag qp show / qp watch against rdma(8), in the lab:
 #   tests/lab/lab.sh run1 tests/bench/qp.sh [COUNTS...]     (default 100 1000 10000)
 # With N QPs open on $LAB_RXE (held by tests/helpers/qp_holder, RC and UD in
-# INIT), for each N: median wall time of 5 runs of
+# INIT), for each N: median wall time of RUNS (default 7) rounds, each round
+# running in turn
 #   rdmadiag qp show, rdmadiag -j qp show, rdma res show qp, rdma -j res show qp,
 #   and the floor: the bare netlink dump (tests/tools/nl_qp_dump), no parsing;
+# interleaved, so that a machine getting busier or quieter weighs on all five
+# alike (the lab's timings swing by 10-20% over a minute); then the same from
+# each command's fastest run, which noise cannot make faster;
 # peak RSS of rdmadiag -j qp show; and, at the largest N, the CPU time of
 # 10 polls of rdmadiag qp watch --interval 1 against 10 runs of
 # `rdma res show qp` one second apart (what `watch -n1 rdma res show qp` runs).
@@ -17,7 +21,7 @@ cd "$(dirname "$0")/../.." || exit 1
 RD=${RDMADIAG_BIN:-rdmadiag/rdmadiag}
 DEV=${LAB_RXE:-rxe0}
 BASE=${RDMADIAG_BASE:-}
-RUNS=5
+RUNS=${RUNS:-7}
 counts=("$@")
 [ ${#counts[@]} -gt 0 ] || counts=(100 1000 10000)
 
@@ -75,14 +79,22 @@ printf '%-7s %9s %9s %9s %9s %9s %8s %8s %8s %9s\n' QPs rd rd_-j rdma rdma_-j fl
 for n in "${counts[@]}"; do
 	hold "$n" || break
 	total=$("$RD" -j qp show "$DEV" | jq '.qps | length')
-	a=$(wall "$RD" qp show "$DEV")
-	b=$(wall "$RD" -j qp show "$DEV")
-	c=$(wall rdma res show qp link "$DEV")
-	d=$(wall rdma -j res show qp link "$DEV")
-	f=$(wall tests/tools/nl_qp_dump "$idx")
+	rm -f "$tmp"/w.*
+	for ((i = 0; i < RUNS; i++)); do
+		once_time "$RD" qp show "$DEV" >>"$tmp/w.a"
+		once_time "$RD" -j qp show "$DEV" >>"$tmp/w.b"
+		once_time rdma res show qp link "$DEV" >>"$tmp/w.c"
+		once_time rdma -j res show qp link "$DEV" >>"$tmp/w.d"
+		once_time tests/tools/nl_qp_dump "$idx" >>"$tmp/w.f"
+	done
 	r=$(peak_rss_kib "$RD" -j qp show "$DEV")
-	printf '%-7s %9s %9s %9s %9s %9s %8.2f %8.2f %8.2f %9s\n' "$total" "$a" "$b" "$c" "$d" "$f" \
-		"$(ratio "$a" "$c")" "$(ratio "$a" "$f")" "$(ratio "$b" "$f")" "$r"
+	for pick in median_of min_of; do
+		a=$($pick "$tmp/w.a") b=$($pick "$tmp/w.b") c=$($pick "$tmp/w.c")
+		d=$($pick "$tmp/w.d") f=$($pick "$tmp/w.f")
+		[ "$pick" = min_of ] && label="$total fastest" || label=$total
+		printf '%-7s %9s %9s %9s %9s %9s %8.2f %8.2f %8.2f %9s\n' "$label" "$a" "$b" "$c" "$d" "$f" \
+			"$(ratio "$a" "$c")" "$(ratio "$a" "$f")" "$(ratio "$b" "$f")" "$r"
+	done
 	[ -z "$BASE" ] || compare_base "$total"
 done
 [ "${WATCH_CPU:-1}" = 0 ] && exit 0
