@@ -434,9 +434,8 @@ static __attribute__((noinline)) bool fill_slot(const struct field *f, const cha
 /* The slot past the first probe that holds f (and v) for mode, or an empty
  * one filled now, or the first probe again, rendered over; NULL when f cannot
  * be cached. Probing, not one slot per hash: the hash is of addresses, which
- * ASLR moves, and in about one run in three two of a row's labels hashed
- * alike and rendered each other out on every row (13k renderings for 10k QPs
- * instead of 16; ten times the time of the row). */
+ * ASLR moves, and in 3 runs of 20 two labels hashed alike and rendered each
+ * other out (at worst on every row: 13k renderings for 10k QPs instead of 16). */
 static __attribute__((noinline)) struct rendered *probe_slot(const struct field *f, const char *v, int mode,
 							     unsigned first)
 {
