@@ -431,15 +431,16 @@ static __attribute__((noinline)) bool fill_slot(const struct field *f, const cha
 	return render_label(f, v, mode, r);
 }
 
-/* The slot past the first probe that holds f (and v) for mode, or an empty
- * one filled now, or the first probe again, rendered over; NULL when f cannot
- * be cached. Probing, not one slot per hash: the hash is of addresses, which
- * ASLR moves, and in 3 runs of 20 two labels hashed alike and rendered each
- * other out (at worst on every row: 13k renderings for 10k QPs instead of 16). */
+/* The slot from the first probe on that holds f (and v) for mode, or an
+ * empty one filled now, or the first probe again, rendered over; NULL when f
+ * cannot be cached. Probing, not one slot per hash: the hash is of addresses,
+ * which ASLR moves, and in 3 runs of 20 two labels hashed alike and rendered
+ * each other out (at worst on every row: 13k renderings for 10k QPs instead
+ * of 16). */
 static __attribute__((noinline)) struct rendered *probe_slot(const struct field *f, const char *v, int mode,
 							     unsigned first)
 {
-	for (unsigned k = 1; k < LABEL_PROBES; k++) {
+	for (unsigned k = 0; k < LABEL_PROBES; k++) {
 		struct rendered *r = &label_slot[(first + k) % LABEL_SLOTS];
 
 		if (r->f == f && r->v == v && r->mode == mode)
@@ -460,14 +461,8 @@ static inline bool put_slot(const struct field *f, const char *v, int mode, bool
 	struct rendered *r = &label_slot[first];
 	size_t skip;
 
-	if (r->f != f || r->v != v || r->mode != mode) {
-		if (!r->f) {
-			if (!fill_slot(f, v, mode, r))
-				return false;
-		} else if (!(r = probe_slot(f, v, mode, first))) {
-			return false;
-		}
-	}
+	if ((r->f != f || r->v != v || r->mode != mode) && !(r = probe_slot(f, v, mode, first)))
+		return false;
 	skip = with_sep ? 0 : r->sep;
 	if (OUT_BUF_SIZE - ob.len < LABEL_MAX)
 		ob_drain();
