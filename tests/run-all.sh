@@ -5,7 +5,7 @@
 # Environment: LAB=skip leaves the lab out; BATS_FILTER=REGEX narrows bats tests;
 #   FUZZ=skip, VALGRIND=skip leave those out; FUZZ_TIME=S seconds per fuzz target (10).
 set -u
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/.." || exit 1
 
 passed=0 failed=0 skipped=0
 log_dir=build/test-logs
@@ -24,7 +24,8 @@ count_tap() {
 		echo "not ok - $name exited $rc without a failing test line (see $file)"
 		f=1
 	fi
-	grep -E '^not ok ' "$file" | sed "s/^/[$name] /"
+	# with the lab's diagnosis of a failed VM run (tests/lab/run-tests.sh)
+	grep -E '^(not ok |# lab-diag: )' "$file" | sed "s/^/[$name] /"
 	passed=$((passed + p)) failed=$((failed + f)) skipped=$((skipped + s))
 	echo "# $name: $p passed, $f failed, $s skipped"
 }

@@ -3,18 +3,20 @@
 #
 # 1. tests/lab/lab.sh prepare (deps, kernel, initramfs; cached in build/lab/)
 # 2. one VM:  bats --tap tests/lab/one-host/   (lab.sh run1)
-# 3. two VMs: bats --tap tests/lab/two-host/   (lab.sh run2-agent; VM B runs
-#    the peer.sh agent)
+# 3. two VMs: bats --tap tests/lab/two-host/F.bats, a fresh pair of VMs for
+#    each file F (lab.sh run2-agent; VM B runs the peer.sh agent)
 #
 # Prints ONE TAP stream on stdout: the suites' results renumbered 1..N, each
 # description prefixed with [one-host] or [two-host], the plan "1..N" at the
 # end, anything else turned into "# " comments. A suite whose VM failed to
 # boot, timed out or whose bats run ended early adds a "not ok" line naming
-# the logs. Exit status: 0 when nothing failed, 1 otherwise. A summary line
-# "lab: P passed, F failed, S skipped" goes to stderr.
+# the logs. After a failed run, "# lab-diag:" comments name its logs and the
+# first kernel warning each VM logged. Exit status: 0 when nothing failed, 1
+# otherwise. A summary line "lab: P passed, F failed, S skipped" goes to
+# stderr.
 #
 # Env: LAB_FILTER (regex, bats --filter), LAB_SUITES (default
-# "one-host two-host"), LAB_TIMEOUT (seconds per suite VM run, default 1500),
+# "one-host two-host"), LAB_TIMEOUT (seconds per VM run, default 1500),
 # RDMADIAG_BIN (default rdmadiag/rdmadiag, passed into the VMs), LAB_ENV
 # (names of more variables to pass into the VMs), LAB_KERNEL612=1 (default;
 # 0 turns it off: also boot Debian's 6.12 kernel, LAB_KERNEL612_PKG, default linux-image-6.12-amd64, for
@@ -63,7 +65,7 @@ lab_reason() { # the lab's own message about a failed run, from its stderr
 run_suite() { # NAME SUBCOMMAND [BATS_PATHS...] (default tests/lab/NAME)
 	local name=$1 sub=$2 dir=tests/lab/$1
 	shift 2
-	local -a files args paths=("$@")
+	local -a files paths=("$@")
 	[ ${#paths[@]} -gt 0 ] || paths=("$dir")
 	shopt -s nullglob
 	files=("$dir"/*.bats)
@@ -72,16 +74,42 @@ run_suite() { # NAME SUBCOMMAND [BATS_PATHS...] (default tests/lab/NAME)
 		echo "# $name: no .bats files in $dir"
 		return 0
 	fi
-	args=(bats --tap)
-	[ -z "${LAB_FILTER:-}" ] || args+=(--filter "$LAB_FILTER")
-	args+=("${paths[@]}")
-	run_lab "$name" "$sub" "${args[@]}"
+	run_lab "$name" "$sub" "$(bats_argv "${paths[@]}")"
 }
 
-run_lab() { # NAME SUBCOMMAND BATS_ARGV...: one lab.sh run, its TAP folded into ours
+# The two-host suite boots a fresh pair of VMs for each of its files, so a
+# test that leaves a host broken costs the rest of its own file at most. On
+# 6.1, a QP destroyed with RoCE packets still in flight under loss or a
+# half-open peer sometimes trips rdma_rxe's "WARNING ... __rxe_cleanup", and
+# no RoCE traffic passes on that device afterwards: one such run failed
+# every later two-host test. A pair costs about 10 s to boot.
+run_suite_per_file() { # NAME SUBCOMMAND
+	local name=$1 sub=$2 f
+	shopt -s nullglob
+	local -a files=(tests/lab/"$name"/*.bats)
+	shopt -u nullglob
+	if [ ${#files[@]} -eq 0 ]; then
+		echo "# $name: no .bats files in tests/lab/$name"
+		return 0
+	fi
+	for f in "${files[@]}"; do
+		if [ -n "${LAB_FILTER:-}" ] && [ "$(bats --count --filter "$LAB_FILTER" "$f" 2>/dev/null)" = 0 ]; then
+			continue
+		fi
+		run_lab "$name" "$sub" "$(bats_argv "$f")"
+	done
+}
+
+bats_argv() { # PATHS...: the bats command line, one word per line
+	printf '%s\n' bats --tap
+	[ -z "${LAB_FILTER:-}" ] || printf '%s\n' --filter "$LAB_FILTER"
+	printf '%s\n' "$@"
+}
+
+run_lab() { # NAME SUBCOMMAND ARGV: one lab.sh run of ARGV (a word per line), its TAP folded into ours
 	local name=$1 sub=$2 line plan="" got=0 nfail=0 rc pid
-	shift 2
-	local -a args=("$@")
+	local -a args
+	mapfile -t args <<<"$3"
 	echo "# $name: tests/lab/lab.sh $sub ${args[*]}"
 	local t0=$SECONDS
 	exec {fd}< <("$LAB" "$sub" --timeout "$LAB_TIMEOUT" "${args[@]}" 2> >(tee "$errlog" >&2))
@@ -103,6 +131,9 @@ run_lab() { # NAME SUBCOMMAND BATS_ARGV...: one lab.sh run, its TAP folded into 
 	wait "$pid"
 	rc=$?
 	echo "# $name: lab.sh exited $rc after $((SECONDS - t0))s"
+	if [ "$nfail" != 0 ] || [ "$rc" != 0 ]; then
+		kernel_trouble
+	fi
 	if [ "$rc" = 124 ] || [ "$rc" = 125 ]; then
 		result "not ok" "[$name] lab: $(lab_reason "$rc")"
 	elif [ -z "$plan" ]; then
@@ -114,6 +145,22 @@ run_lab() { # NAME SUBCOMMAND BATS_ARGV...: one lab.sh run, its TAP folded into 
 	fi
 }
 
+# After a failed run: "# lab-diag:" lines (tests/run-all.sh repeats them with
+# the failures) naming the run's logs and the first kernel warning, oops or
+# stall each VM logged, since a broken kernel fails every test after it.
+kernel_trouble() {
+	local logs vm hit
+	logs=$(sed -n 's/^lab: .*logs: \([^ ]*\).*$/\1/p' "$errlog" | tail -n 1)
+	[ -n "$logs" ] || return 0
+	[[ "$logs" == /* ]] || logs=$REPO/$logs
+	echo "# lab-diag: logs in $logs"
+	for vm in "$logs"/*/; do
+		hit=$(grep -ahE -m 1 'WARNING: |BUG: |Oops|NETDEV WATCHDOG|hung_task|blocked for more than' \
+			"$vm/console.log" "$vm/kernel-warnings" 2>/dev/null | head -n 1)
+		[ -z "$hit" ] || echo "# lab-diag: VM $(basename "$vm") kernel: $hit"
+	done
+}
+
 echo "# rdmadiag lab: preparing (tests/lab/lab.sh prepare)"
 "$LAB" prepare 2> >(tee "$errlog" >&2) >&2
 prc=$?
@@ -123,7 +170,7 @@ else
 	for suite in $LAB_SUITES; do
 		case "$suite" in
 		one-host) run_suite one-host run1 ;;
-		two-host) run_suite two-host run2-agent ;;
+		two-host) run_suite_per_file two-host run2-agent ;;
 		*) result "not ok" "lab: unknown suite '$suite' in LAB_SUITES" ;;
 		esac
 	done
