@@ -138,7 +138,9 @@ void counter_print_groups(const struct stat_set *set)
 	}
 }
 
-static void print_port(const struct port_ctr *p)
+/* Opens a port's object: its name, and in JSON its device and port apart
+ * (what show and watch rows start with). */
+static void port_obj_begin(const struct port_ctr *p)
 {
 	char name[RD_NAME_LEN + 8];
 
@@ -149,6 +151,11 @@ static void print_port(const struct port_ctr *p)
 		out_str(&ctr_fields[F_DEV], p->dev);
 		out_u64(&ctr_fields[F_PORT], p->port);
 	}
+}
+
+static void print_port(const struct port_ctr *p)
+{
+	port_obj_begin(p);
 	if (p->netdev[0])
 		out_str(&ctr_fields[F_NETDEV], p->netdev);
 	if (p->set.lifespan_ms)
@@ -360,14 +367,8 @@ struct watch_opts {
 static void print_row(const struct port_ctr *p, const char *group, const char *counter, const char *source,
 		      uint64_t delta, double secs, uint64_t value)
 {
-	char name[RD_NAME_LEN + 8];
-
-	port_name(p, name, sizeof(name));
-	out_obj_begin(NULL);
-	out_str(&ctr_fields[F_IFNAME], name);
+	port_obj_begin(p);
 	if (out_is_json()) {
-		out_str(&ctr_fields[F_DEV], p->dev);
-		out_u64(&ctr_fields[F_PORT], p->port);
 		if (p->netdev[0])
 			out_str(&ctr_fields[F_NETDEV], p->netdev);
 		out_token(&ctr_fields[F_GROUP], group);
