@@ -16,6 +16,11 @@
 # comparison: runs of both, and of the floor, interleaved (RUNS_BASE rounds,
 # default 11), so that a noisy machine weighs on both alike.
 # WATCH_CPU=0 leaves out the qp watch part.
+# ASLR=off (lab VMs only) first turns address-space randomization off in the
+# VM, for all five commands alike: under TCG, code loaded at a new address is
+# translated again on every run, about 5 ms of rdmadiag's qp show path that a
+# real CPU does not pay (tests/lab/README.md, "Timing under TCG"). Run with and
+# without it to tell that cost from the work per QP.
 set -u
 cd "$(dirname "$0")/../.." || exit 1
 RD=${RDMADIAG_BIN:-rdmadiag/rdmadiag}
@@ -74,6 +79,13 @@ compare_base() {
 		"$n_base_j" "$n_new_j" "$(ratio "$n_base_j" "$n_floor")" "$(ratio "$n_new_j" "$n_floor")" "$n_floor"
 }
 
+if [ "${ASLR:-on}" = off ]; then
+	if [ "${LAB:-}" != 1 ] || ! echo 0 >/proc/sys/kernel/randomize_va_space; then
+		echo "qp.sh: ASLR=off needs a lab VM (LAB=1, root): it changes the whole kernel's setting" >&2
+		exit 1
+	fi
+	echo "# ASLR off in this VM (kernel.randomize_va_space=0), for every command alike"
+fi
 idx=$(rdma -j dev show "$DEV" | jq '.[0].ifindex')
 printf '%-7s %9s %9s %9s %9s %9s %8s %8s %8s %9s\n' QPs rd rd_-j rdma rdma_-j floor rd/rdma rd/floor -j/floor rss_KiB
 for n in "${counts[@]}"; do
