@@ -7,7 +7,7 @@
 # + 0.5 s, and the wall time of the whole command within the bound + 4 s (the
 # sanitized binary starts and exits slowly on a loaded machine). The RDMA
 # waits (CM events, completions, serve's idle timeout) are tested in the lab:
-# tests/lab/two-host/70-serve-hostile.bats.
+# tests/lab/two-host/70-serve-hostile.bats and 72-serve-half-open.bats.
 
 load helpers
 load path_fake

@@ -79,10 +79,11 @@ run_suite() { # NAME SUBCOMMAND [BATS_PATHS...] (default tests/lab/NAME)
 
 # The two-host suite boots a fresh pair of VMs for each of its files, so a
 # test that leaves a host broken costs the rest of its own file at most. On
-# 6.1, a QP destroyed with RoCE packets still in flight under loss or a
-# half-open peer sometimes trips rdma_rxe's "WARNING ... __rxe_cleanup", and
-# no RoCE traffic passes on that device afterwards: one such run failed
-# every later two-host test. A pair costs about 10 s to boot.
+# 6.1, a QP destroyed after a transfer under loss sometimes trips rdma_rxe's
+# "WARNING ... __rxe_cleanup", and no RoCE traffic passes on that device
+# afterwards: one such CI run failed every later two-host test, and another
+# did so from the half-open test on, its cause not logged (hence kernel_trouble).
+# A pair costs about 10 s to boot.
 run_suite_per_file() { # NAME SUBCOMMAND
 	local name=$1 sub=$2 f
 	shopt -s nullglob
