@@ -2,8 +2,9 @@
 # Benchmark of rdmadiag qp show / qp watch against rdma(8), in the lab:
 #   tests/lab/lab.sh run1 tests/bench/qp.sh [COUNTS...]     (default 100 1000 10000)
 # With N QPs open on $LAB_RXE (held by tests/helpers/qp_holder, RC and UD in
-# INIT), for each N: median wall time of RUNS (default 7) rounds, each round
-# running in turn
+# INIT), for each N: median wall time of RUNS (default 7) rounds, RUNS_SMALL
+# (default 21) up to 2,000 QPs, where rounds are cheap and noise weighs
+# most, each round running in turn
 #   rdmadiag qp show, rdmadiag -j qp show, rdma res show qp, rdma -j res show qp,
 #   and the floor: the bare netlink dump (tests/tools/nl_qp_dump), no parsing;
 # interleaved, so that a machine getting busier or quieter weighs on all five
@@ -92,7 +93,9 @@ for n in "${counts[@]}"; do
 	hold "$n" || break
 	total=$("$RD" -j qp show "$DEV" | jq '.qps | length')
 	rm -f "$tmp"/w.*
-	for ((i = 0; i < RUNS; i++)); do
+	rounds=$RUNS
+	[ "$n" -gt 2000 ] || rounds=${RUNS_SMALL:-21}
+	for ((i = 0; i < rounds; i++)); do
 		once_time "$RD" qp show "$DEV" >>"$tmp/w.a"
 		once_time "$RD" -j qp show "$DEV" >>"$tmp/w.b"
 		once_time rdma res show qp link "$DEV" >>"$tmp/w.c"
