@@ -463,6 +463,12 @@ cmd_run1() {
 	exit "$rc"
 }
 
+# Stops a VM started for a link that could not be made, and reaps it.
+vm_stop() {
+	kill "$1" 2>/dev/null || true
+	wait "$1" 2>/dev/null || true
+}
+
 udp_port_bound() {
 	ss -Hlun "sport = :$1" 2>/dev/null | grep -q .
 }
@@ -482,8 +488,7 @@ vm_start_on_udp() {
 		sleep 0.05
 	done
 	kill -0 "$pid" 2>/dev/null && udp_port_bound "$lport" && return 0
-	kill "$pid" 2>/dev/null || true
-	wait "$pid" 2>/dev/null || true
+	vm_stop "$pid"
 	grep -qi 'in use' "$dir/qemu.log" 2>/dev/null && return 1
 	msg "VM $name: qemu did not start ($(rel "$dir")/qemu.log):"
 	sed 's/^/lab:   qemu: /' "$dir/qemu.log" >&2
@@ -534,8 +539,7 @@ cmd_run2() {
 		apid=$VM_PID
 		vm_start_on_udp "$db" b "$shared" "$pb" "$pa" 52:54:00:77:00:02 && break
 		msg "port $pb busy (try $try), retrying"
-		kill "$apid" 2>/dev/null || true
-		wait "$apid" 2>/dev/null || true
+		vm_stop "$apid"
 		apid=""
 	done
 	[ -n "$apid" ] || die "no free pair of UDP ports for the VM link after 10 tries"
