@@ -62,19 +62,25 @@ lab_reason() { # the lab's own message about a failed run, from its stderr
 	echo "${why:-lab.sh exited with status $1}"
 }
 
-run_suite() { # NAME SUBCOMMAND [BATS_PATHS...] (default tests/lab/NAME)
-	local name=$1 sub=$2 dir=tests/lab/$1
-	shift 2
-	local -a files paths=("$@")
-	[ ${#paths[@]} -gt 0 ] || paths=("$dir")
+# Sets SUITE_FILES to the .bats files of suite NAME; when there are none,
+# says so in a comment and returns 1.
+suite_files() { # NAME
 	shopt -s nullglob
-	files=("$dir"/*.bats)
+	SUITE_FILES=(tests/lab/"$1"/*.bats)
 	shopt -u nullglob
-	if [ ${#files[@]} -eq 0 ] && [ "$#" -eq 0 ]; then
-		echo "# $name: no .bats files in $dir"
-		return 0
+	[ ${#SUITE_FILES[@]} -gt 0 ] && return 0
+	echo "# $1: no .bats files in tests/lab/$1"
+	return 1
+}
+
+run_suite() { # NAME SUBCOMMAND [BATS_PATHS...] (default tests/lab/NAME)
+	local name=$1 sub=$2
+	shift 2
+	if [ "$#" -eq 0 ]; then
+		suite_files "$name" || return 0
+		set -- "tests/lab/$name"
 	fi
-	run_lab "$name" "$sub" "$(bats_argv "${paths[@]}")"
+	run_lab "$name" "$sub" "$(bats_argv "$@")"
 }
 
 # The two-host suite boots a fresh pair of VMs for each of its files, so a
@@ -86,14 +92,8 @@ run_suite() { # NAME SUBCOMMAND [BATS_PATHS...] (default tests/lab/NAME)
 # A pair costs about 10 s to boot.
 run_suite_per_file() { # NAME SUBCOMMAND
 	local name=$1 sub=$2 f
-	shopt -s nullglob
-	local -a files=(tests/lab/"$name"/*.bats)
-	shopt -u nullglob
-	if [ ${#files[@]} -eq 0 ]; then
-		echo "# $name: no .bats files in tests/lab/$name"
-		return 0
-	fi
-	for f in "${files[@]}"; do
+	suite_files "$name" || return 0
+	for f in "${SUITE_FILES[@]}"; do
 		if [ -n "${LAB_FILTER:-}" ] && [ "$(bats --count --filter "$LAB_FILTER" "$f" 2>/dev/null)" = 0 ]; then
 			continue
 		fi
