@@ -552,6 +552,17 @@ void out_begin(void)
 	o.pending = true;
 }
 
+/* The member "errors": [...] of the collected errors, in the open object. */
+static void json_errors(void)
+{
+	json_open("errors", true);
+	for (int i = 0; i < o.nerrors; i++) {
+		json_member(NULL);
+		json_string(o.errors[i]);
+	}
+	json_close();
+}
+
 /* JSON lines: close a line cut short (so it still parses), then put the
  * errors on a line of their own. */
 static void stream_finish(void)
@@ -561,12 +572,7 @@ static void stream_finish(void)
 	if (!o.nerrors)
 		return;
 	json_open(NULL, false);
-	json_open("errors", true);
-	for (int i = 0; i < o.nerrors; i++) {
-		json_member(NULL);
-		json_string(o.errors[i]);
-	}
-	json_close();
+	json_errors();
 	json_close();
 }
 
@@ -583,14 +589,8 @@ void out_finish(void)
 		while (o.depth > 1)
 			json_close();
 		if (o.depth == 1) {
-			if (o.nerrors) {
-				json_open("errors", true);
-				for (int i = 0; i < o.nerrors; i++) {
-					json_member(NULL);
-					json_string(o.errors[i]);
-				}
-				json_close();
-			}
+			if (o.nerrors)
+				json_errors();
 			json_close();
 		}
 	} else {
