@@ -82,7 +82,8 @@ compare_base() {
 
 if [ "${ASLR:-on}" = off ]; then
 	if [ "${LAB:-}" != 1 ] || ! echo 0 >/proc/sys/kernel/randomize_va_space; then
-		echo "qp.sh: ASLR=off needs a lab VM (LAB=1, root): it changes the whole kernel's setting" >&2
+		echo "qp.sh: ASLR=off needs a lab VM (LAB=1, root): it changes the whole kernel's setting;" \
+			"run: tests/lab/lab.sh run1 env ASLR=off tests/bench/qp.sh" >&2
 		exit 1
 	fi
 	echo "# ASLR off in this VM (kernel.randomize_va_space=0), for every command alike"

@@ -11,7 +11,6 @@ load path-helpers
 HOSTILE=tests/lab/hostile_client.py
 PROBE=tests/helpers/path_probe
 IDLE=2		# serve --idle-timeout in these tests
-SLACK=3		# seconds on top of a bound (TCG, sanitized binary)
 RSS_GROWTH_KB=2048
 
 setup() {

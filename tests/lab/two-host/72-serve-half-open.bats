@@ -12,8 +12,6 @@
 
 load path-helpers
 
-SLACK=3		# seconds on top of a bound (TCG, sanitized binary)
-
 setup() {
 	path_setup
 }
@@ -28,7 +26,7 @@ teardown() {
 	pid=$!
 	# on a pair that cannot connect, show what the test printed before failing
 	wait_until -t 20 grep -q 'PASS  path.rc_connect' "$BATS_TEST_TMPDIR/out" ||
-		{ cat "$BATS_TEST_TMPDIR/out"; false; }
+		{ kill "$pid" 2>/dev/null || true; wait "$pid" || true; cat "$BATS_TEST_TMPDIR/out"; false; }
 	peer_run iptables -A INPUT -s "$LAB_IP" -j DROP
 	UNDO_PEER="iptables -D INPUT -s $LAB_IP -j DROP"
 	t0=$SECONDS
