@@ -2,16 +2,15 @@
 /*
  * rdmadiag path: active tests between two hosts (or one host with itself).
  *
- * `path serve` answers; `path test peer ADDR` runs stages in order (control,
- * resolve, config, rc_connect, rc_latency, write_bw, read_bw, send_bw, ud,
- * mtu, counters), each with a verdict and its duration; the first failure is
+ * `path serve` (path_serve.c) answers; `path test peer ADDR` runs stages in
+ * order (control, resolve, config, rc_connect, rc_latency, write_bw, read_bw,
+ * send_bw, ud, mtu, counters), each with a verdict and its duration; the first failure is
  * named with its cause and later stages are skipped. The control channel is
  * TCP (verbs/pathproto.h), the QPs are built by hand (verbs/pathq.h) so every
  * transition can be timed and decoded; rdma_cm only resolves the address.
  */
 #include <arpa/inet.h>
 #include <errno.h>
-#include <fcntl.h>
 #include <ifaddrs.h>
 #include <net/if.h>
 #include <inttypes.h>
@@ -27,7 +26,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
-#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -37,21 +35,22 @@
 #include "check.h"
 #include "common.h"
 #include "counter_map.h"
+#include "path.h"
 #include "path_peers.h"
 #include "objects.h"
 #include "output.h"
 #include "recent.h"
 
-static volatile sig_atomic_t g_stop;
+volatile sig_atomic_t path_stop;
 
 static void on_stop_signal(int sig)
 {
-	g_stop = 1;
+	path_stop = 1;
 	interrupt_note(sig);
 }
 
 /* No SA_RESTART: a signal must end poll() and friends so that we clean up. */
-static void catch_stop_signals(void)
+void path_catch_stop_signals(void)
 {
 	struct sigaction sa = { .sa_handler = on_stop_signal };
 
@@ -64,7 +63,7 @@ static void catch_stop_signals(void)
  * PQ_SPIN_US, as long as a round trip takes on hardware, then sleep, so that
  * Soft-RoCE's kernel work gets the CPU while operations are in flight);
  * RDMADIAG_PATH_POLL=busy|yield|event|hybrid overrides. */
-static enum pq_poll_mode poll_mode(enum pq_poll_mode dflt)
+enum pq_poll_mode path_poll_mode(enum pq_poll_mode dflt)
 {
 	const char *e = getenv("RDMADIAG_PATH_POLL");
 
@@ -74,7 +73,7 @@ static enum pq_poll_mode poll_mode(enum pq_poll_mode dflt)
 	       !strcmp(e, "hybrid") ? PQ_HYBRID : dflt;
 }
 
-static bool host_has_rdma_device(void)
+bool path_host_has_rdma_device(void)
 {
 	int n = 0;
 	struct ibv_device **list = ibv_get_device_list(&n);
@@ -296,9 +295,9 @@ static int tcp_connect(const char *host, unsigned port, int64_t deadline, char *
 		do {
 			left = deadline - pp_now_ms();
 			p = (struct pollfd){ .fd = fd, .events = POLLOUT };
-		} while (left > 0 && poll(&p, 1, (int)left) < 0 && errno == EINTR && !g_stop);
+		} while (left > 0 && poll(&p, 1, (int)left) < 0 && errno == EINTR && !path_stop);
 		if (left <= 0 || !(p.revents & (POLLOUT | POLLERR | POLLHUP)))
-			err = g_stop ? EINTR : ETIMEDOUT;
+			err = path_stop ? EINTR : ETIMEDOUT;
 		else
 			err = getsockopt(fd, SOL_SOCKET, SO_ERROR, &err, &el) ? errno : err;
 	}
@@ -345,7 +344,7 @@ static int start_loopback_responder(struct tester *t, char *why, size_t len)
 	if (!t->dev_arg && !first_active_device(t->loop_dev, sizeof(t->loop_dev), &t->dev_port))
 		t->dev_arg = t->loop_dev;
 	t->ps = (struct ps_opts){ .dev = t->dev_arg, .port = t->dev_port, .gid_index = t->gid_index,
-				  .mode = PQ_EVENT, .idle_timeout_ms = 10000, .stop = &g_stop };
+				  .mode = PQ_EVENT, .idle_timeout_ms = 10000, .stop = &path_stop };
 	if (pthread_create(&t->thread, NULL, responder_thread, t)) {
 		close(sv[0]);
 		close(sv[1]);
@@ -811,8 +810,8 @@ static void stage_connect(struct tester *t, struct stage *s)
 	int rc;
 
 	check_expected(&s->r, "RESET->INIT->RTR->RTS on both hosts and a first message both ways");
-	t->q.mode = poll_mode(t->peer ? PQ_HYBRID : PQ_YIELD);
-	t->q.stop = &g_stop;
+	t->q.mode = path_poll_mode(t->peer ? PQ_HYBRID : PQ_YIELD);
+	t->q.stop = &path_stop;
 	rc = pq_open(&t->q, &t->q.local, t->size < 8192 ? 8192 : (t->size + 4095) & ~4095u, why, sizeof(why));
 	t->q_open = true;
 	if (!rc)
@@ -1472,7 +1471,7 @@ static void run_stages_into(struct tester *t, struct peer_run *pr, bool emit_now
 				check_verdict(&s->r, V_FAIL, "internal: the stage gave no verdict");
 			if (s->r.verdict == V_FAIL)
 				pr->failed = stages[i].id;
-			if (g_stop && s->r.verdict == V_FAIL)
+			if (path_stop && s->r.verdict == V_FAIL)
 				check_verdict(&s->r, V_FAIL, "interrupted");
 			else if (timed_out_overall(t) && s->r.verdict == V_FAIL && !s->r.hint[0])
 				check_verdict(&s->r, V_FAIL, "the --timeout of the whole run expired");
@@ -1549,7 +1548,7 @@ static int parse_double_opt(const struct cmd_ctx *ctx, const char *name, double 
 	return 0;
 }
 
-static unsigned opt_uint(const struct cmd_ctx *ctx, const char *name, unsigned dflt)
+unsigned path_opt_uint(const struct cmd_ctx *ctx, const char *name, unsigned dflt)
 {
 	const struct opt_value *v = ctx_opt(ctx, name);
 
@@ -1614,11 +1613,11 @@ static int parse_test_opts(struct cmd_ctx *ctx, struct tester *t)
 	const struct opt_value *v;
 	static struct dev_port dp;
 
-	t->port = opt_uint(ctx, "--port", PP_DEFAULT_PORT);
-	t->size = opt_uint(ctx, "--size", 65536);
-	t->lat_size = opt_uint(ctx, "--lat-size", 8);
-	t->iters = opt_uint(ctx, "--iters", 0);
-	t->duration_s = opt_uint(ctx, "--duration", 1);
+	t->port = path_opt_uint(ctx, "--port", PP_DEFAULT_PORT);
+	t->size = path_opt_uint(ctx, "--size", 65536);
+	t->lat_size = path_opt_uint(ctx, "--lat-size", 8);
+	t->iters = path_opt_uint(ctx, "--iters", 0);
+	t->duration_s = path_opt_uint(ctx, "--duration", 1);
 	t->tests = T_ALL;
 	t->gid_index = -1;
 	v = ctx_opt(ctx, "--tests");
@@ -1648,7 +1647,7 @@ static int parse_test_opts(struct cmd_ctx *ctx, struct tester *t)
 	if (parse_double_opt(ctx, "--expect-bw", 100000, &t->expect_bw) ||
 	    parse_double_opt(ctx, "--expect-lat", 10000000, &t->expect_lat))
 		return -1;
-	t->timeout_s = opt_uint(ctx, "--timeout", 0);
+	t->timeout_s = path_opt_uint(ctx, "--timeout", 0);
 	t->run_deadline = t->timeout_s ? pp_now_ms() + (int64_t)t->timeout_s * 1000 : INT64_MAX;
 	return 0;
 }
@@ -1839,7 +1838,7 @@ static void *fleet_worker(void *arg)
 
 	for (;;) {
 		pthread_mutex_lock(&f->lock);
-		unsigned i = f->next < f->n && !g_stop ? f->next++ : f->n;
+		unsigned i = f->next < f->n && !path_stop ? f->next++ : f->n;
 		pthread_mutex_unlock(&f->lock);
 		if (i >= f->n)
 			return NULL;
@@ -1921,7 +1920,7 @@ static int test_many_peers(const struct tester *tmpl, const struct peer_list *pl
 	free(f.runs);
 	if (rc == EXIT_HOST)
 		report_no_rdma_host();
-	return rc == EXIT_OK && g_stop ? EXIT_PROBLEM : rc;
+	return rc == EXIT_OK && path_stop ? EXIT_PROBLEM : rc;
 }
 
 static int test_one_peer(struct tester *t)
@@ -1952,7 +1951,7 @@ static int test_one_peer(struct tester *t)
 	free(pr);
 	if (rc == EXIT_HOST)
 		report_no_rdma_host();
-	return g_stop ? EXIT_PROBLEM : rc;
+	return path_stop ? EXIT_PROBLEM : rc;
 }
 
 static int path_test(struct cmd_ctx *ctx)
@@ -1966,251 +1965,17 @@ static int path_test(struct cmd_ctx *ctx)
 		peers_free(&pl);
 		return EXIT_USAGE;
 	}
-	catch_stop_signals();
-	t.no_rdma = !host_has_rdma_device();
+	path_catch_stop_signals();
+	t.no_rdma = !path_host_has_rdma_device();
 	if (t.peer)
 		out_set_host(local_host_name());
-	rc = many ? test_many_peers(&t, &pl, (unsigned)opt_uint(ctx, "--parallel", 1)) : test_one_peer(&t);
+	rc = many ? test_many_peers(&t, &pl, (unsigned)path_opt_uint(ctx, "--parallel", 1)) : test_one_peer(&t);
 	peers_free(&pl);
 	return rc;
 }
 
-/* ------------------------------------------------------------------ serve */
-
-#define MAX_SESSIONS 64
-
-struct server {
-	int lfd;
-	unsigned max_sessions, idle_ms, port;
-	bool once;
-	const char *bind;
-	const char *dev;
-	unsigned dev_port;
-	int gid_index;
-	pid_t pids[MAX_SESSIONS];
-	unsigned active, done;
-	int last_status;
-};
-
-__attribute__((format(printf, 1, 2))) static void serve_log(const char *fmt, ...)
-{
-	char line[512];
-	time_t now = time(NULL);
-	struct tm tm;
-	va_list ap;
-	int n;
-
-	localtime_r(&now, &tm);
-	n = (int)strftime(line, sizeof(line), "%Y-%m-%d %H:%M:%S ", &tm);
-	va_start(ap, fmt);
-	n += vsnprintf(line + n, sizeof(line) - (size_t)n - 1, fmt, ap);
-	va_end(ap);
-	if (n > (int)sizeof(line) - 2)
-		n = sizeof(line) - 2;
-	line[n++] = '\n';
-	/* One write per line: children log concurrently. */
-	if (write(STDOUT_FILENO, line, (size_t)n) < 0)
-		return;
-}
-
-/* --bind is checked before anything else runs: a usage error, not a failure to listen. */
-static bool bind_addr_ok(const char *addr)
-{
-	struct in6_addr a;
-
-	if (inet_pton(AF_INET, addr, &a) == 1 || inet_pton(AF_INET6, addr, &a) == 1)
-		return true;
-	usage_error("--bind: '%s' is not an IP address of this host (as in 192.168.1.10 or ::)", addr);
-	return false;
-}
-
-static int serve_listen(struct server *sv)
-{
-	struct addrinfo hints = { .ai_socktype = SOCK_STREAM, .ai_flags = AI_NUMERICHOST | AI_NUMERICSERV | AI_PASSIVE };
-	struct addrinfo *ai;
-	char ps[16];
-	int one = 1, err;
-
-	snprintf(ps, sizeof(ps), "%u", sv->port);
-	if (getaddrinfo(sv->bind, ps, &hints, &ai)) {
-		usage_error("--bind: '%s' is not an IP address", sv->bind);
-		return EXIT_USAGE;
-	}
-	sv->lfd = socket(ai->ai_family, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
-	setsockopt(sv->lfd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
-	err = sv->lfd < 0 || bind(sv->lfd, ai->ai_addr, ai->ai_addrlen) || listen(sv->lfd, 64) ? errno : 0;
-	freeaddrinfo(ai);
-	if (err) {
-		char what[160];
-
-		snprintf(what, sizeof(what), "cannot listen on %s port %u: %s", sv->bind, sv->port, strerror(err));
-		report_error(what, err == EADDRINUSE ? "another program (another path serve?) uses the port" :
-			     err == EADDRNOTAVAIL ? "no interface of this host has that address" : NULL,
-			     "pick another --port or --bind");
-		return EXIT_HOST;
-	}
-	return 0;
-}
-
-static void peer_str(const struct sockaddr_storage *ss, char *buf, size_t len)
-{
-	char host[64] = "?", port[16] = "?";
-
-	getnameinfo((const struct sockaddr *)ss, sizeof(*ss), host, sizeof(host), port, sizeof(port),
-		    NI_NUMERICHOST | NI_NUMERICSERV);
-	snprintf(buf, len, "%s:%s", host, port);
-}
-
-static void run_child(struct server *sv, int fd, const char *peer)
-{
-	struct ps_opts o = { .dev = sv->dev, .port = sv->dev_port, .gid_index = sv->gid_index, .mode = poll_mode(PQ_HYBRID),
-			     .idle_timeout_ms = sv->idle_ms, .stop = &g_stop };
-	char summary[320];
-	uint64_t t0 = pp_now_us();
-	int rc;
-
-	close(sv->lfd);
-	fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK);
-	rc = ps_session(fd, &o, summary, sizeof(summary));
-	close(fd);
-	serve_log("session %s: %s (%.2f s)", peer, summary, (pp_now_us() - t0) / 1e6);
-	_exit(rc ? 1 : 0);
-}
-
-static void reap(struct server *sv)
-{
-	int status;
-	pid_t pid;
-
-	while ((pid = waitpid(-1, &status, WNOHANG)) > 0)
-		for (unsigned i = 0; i < MAX_SESSIONS; i++)
-			if (sv->pids[i] == pid) {
-				sv->pids[i] = 0;
-				sv->active--;
-				sv->done++;
-				sv->last_status = WIFEXITED(status) ? WEXITSTATUS(status) : 1;
-				if (WIFSIGNALED(status))
-					serve_log("session process %d killed by signal %d", (int)pid, WTERMSIG(status));
-			}
-}
-
-static void accept_one(struct server *sv)
-{
-	struct sockaddr_storage ss;
-	socklen_t sl = sizeof(ss);
-	char peer[96], busy[128];
-	int fd = accept4(sv->lfd, (struct sockaddr *)&ss, &sl, SOCK_CLOEXEC | SOCK_NONBLOCK);
-	pid_t pid;
-
-	if (fd < 0)
-		return;
-	peer_str(&ss, peer, sizeof(peer));
-	if (sv->active >= sv->max_sessions || (sv->once && sv->active + sv->done > 0)) {
-		snprintf(busy, sizeof(busy), "busy: %u sessions running (--max-sessions %u)", sv->active,
-			 sv->max_sessions);
-		pp_send_error(fd, EBUSY, busy);
-		close(fd);
-		serve_log("session %s: rejected: %s", peer, busy);
-		return;
-	}
-	pid = fork();
-	if (pid == 0)
-		run_child(sv, fd, peer);
-	close(fd);
-	if (pid < 0) {
-		serve_log("session %s: rejected: fork: %s", peer, strerror(errno));
-		return;
-	}
-	for (unsigned i = 0; i < MAX_SESSIONS; i++)
-		if (!sv->pids[i]) {
-			sv->pids[i] = pid;
-			break;
-		}
-	sv->active++;
-}
-
-static void stop_children(struct server *sv)
-{
-	int64_t deadline = pp_now_ms() + 3000;
-
-	for (unsigned i = 0; i < MAX_SESSIONS; i++)
-		if (sv->pids[i])
-			kill(sv->pids[i], SIGTERM);
-	while (sv->active && pp_now_ms() < deadline) {
-		usleep(20000);
-		reap(sv);
-	}
-	for (unsigned i = 0; i < MAX_SESSIONS; i++)
-		if (sv->pids[i])
-			kill(sv->pids[i], SIGKILL);
-	while (sv->active && waitpid(-1, NULL, 0) > 0)
-		sv->active--;
-}
-
-static int serve_loop(struct server *sv)
-{
-	while (!g_stop) {
-		struct pollfd p = { .fd = sv->lfd, .events = POLLIN };
-
-		reap(sv);
-		if (sv->once && sv->done)
-			break;
-		if (poll(&p, 1, 200) > 0 && (p.revents & POLLIN))
-			accept_one(sv);
-	}
-	if (g_stop)
-		serve_log("stopping: ending %u running sessions", sv->active);
-	stop_children(sv);
-	close(sv->lfd);
-	return sv->once && sv->done ? (sv->last_status ? EXIT_PROBLEM : EXIT_OK) : EXIT_OK;
-}
-
-static int path_serve(struct cmd_ctx *ctx)
-{
-	struct server sv = { .lfd = -1, .gid_index = -1 };
-	const struct opt_value *v;
-	static struct dev_port dp;
-	int rc;
-
-	if (ctx->argc) {
-		usage_error("path serve takes no arguments, got '%s'", ctx->argv[0]);
-		return EXIT_USAGE;
-	}
-	sv.port = opt_uint(ctx, "--port", PP_DEFAULT_PORT);
-	sv.max_sessions = opt_uint(ctx, "--max-sessions", 4);
-	sv.idle_ms = opt_uint(ctx, "--idle-timeout", 30) * 1000;
-	sv.once = ctx_opt(ctx, "--once")->set;
-	v = ctx_opt(ctx, "--bind");
-	sv.bind = v->set ? v->str : "0.0.0.0";
-	v = ctx_opt(ctx, "--dev");
-	if (v->set) {
-		if (parse_dev_port(v->str, &dp))
-			return EXIT_USAGE;
-		sv.dev = dp.dev;
-		sv.dev_port = dp.port ? dp.port : 1;
-	}
-	v = ctx_opt(ctx, "--gid-index");
-	if (v->set)
-		sv.gid_index = (int)v->num;
-	if (!bind_addr_ok(sv.bind))
-		return EXIT_USAGE;
-	if (!host_has_rdma_device()) {
-		report_no_devices();
-		return EXIT_HOST;
-	}
-	rc = serve_listen(&sv);
-	if (rc)
-		return rc;
-	catch_stop_signals();
-	signal(SIGCHLD, SIG_DFL);
-	serve_log("listening on %s port %u (at most %u sessions, idle timeout %u s)", sv.bind, sv.port,
-		  sv.max_sessions, sv.idle_ms / 1000);
-	return serve_loop(&sv);
-}
-
 /* ------------------------------------------------------------------ tables */
 
-#define OPT_PORT { "--port", OPT_UINT, "N", "TCP port of the control channel (default 4792)", NULL, 1, 65535, 0 }
 #define OPT_GID { "--gid-index", OPT_STR, "N|auto", "GID index to use (default: the RoCE v2 GID of the address)", \
 		  NULL, 0, 0, 0 }
 
@@ -2237,26 +2002,13 @@ static const struct cmd_opt test_opts[] = {
 	{ 0 },
 };
 
-static const struct cmd_opt serve_opts[] = {
-	OPT_PORT,
-	{ "--bind", OPT_STR, "ADDR", "local address to listen on (default all)", NULL, 0, 0, COMPLETE_HOST },
-	{ "--once", OPT_FLAG, NULL, "exit after one session; exit status is the session's", NULL, 0, 0, 0 },
-	{ "--max-sessions", OPT_UINT, "N", "sessions at once, more are refused (default 4)", NULL, 1, MAX_SESSIONS, 0 },
-	{ "--idle-timeout", OPT_UINT, "S", "end a session silent for this long (default 30)", NULL, 1, 3600, 0 },
-	{ "--dev", OPT_STR, "DEV[/PORT]", "device to answer on (default: the one owning the address reached)", NULL,
-	  0, 0, COMPLETE_DEV_PORT },
-	{ "--gid-index", OPT_UINT, "N", "GID index to use (default: the RoCE v2 GID of the address reached)", NULL,
-	  0, 255, 0 },
-	{ 0 },
-};
-
 static const char *const test_keywords[] = { "peer", "loopback", NULL };
 
 static const struct action path_actions[] = {
 	{ "test", "{ peer ADDR [peer ADDR ...] | --peers FILE | loopback [DEV[/PORT]] }",
 	  "staged RDMA test to a peer running path serve, or of this host with itself", path_test, 0, test_opts,
 	  COMPLETE_HOST, test_keywords },
-	{ "serve", "", "answer path test sessions from other hosts", path_serve, 0, serve_opts, COMPLETE_NONE, NULL },
+	{ "serve", "", "answer path test sessions from other hosts", path_serve, 0, path_serve_opts, COMPLETE_NONE, NULL },
 	{ 0 },
 };
 
