@@ -221,7 +221,7 @@ static void print_action_usage(const struct object *obj, const struct action *a,
 		printf(" [OPTIONS]");
 	printf("\n    %s\n", a->summary);
 	if (a->keywords) {
-		printf("    Filters:");
+		printf("    Keywords:");
 		for (int i = 0; a->keywords[i]; i++)
 			printf(" %s", a->keywords[i]);
 		printf("\n");

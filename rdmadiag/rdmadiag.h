@@ -108,7 +108,7 @@ struct action {
 	unsigned flags;
 	const struct cmd_opt *opts;	/* terminated by { .name = NULL } */
 	enum complete_kind positional;
-	const char *const *keywords;	/* filter keywords, NULL terminated */
+	const char *const *keywords;	/* words it takes (filters, "peer", ...), NULL terminated */
 };
 
 struct object {

@@ -31,6 +31,15 @@ load helpers
 	refute_output --partial 'AF_NETLINK'
 }
 
+@test "help lists an action's keywords: filters of qp show, peer and loopback of path test" {
+	run rd qp help
+	assert_success
+	assert_line '    Keywords: lqpn rqpn type state pdn pid comm'
+	run rd path help
+	assert_success
+	assert_line '    Keywords: peer loopback'
+}
+
 @test "an unknown object exits 2 naming the candidates" {
 	run rd lnk
 	assert_failure 2
