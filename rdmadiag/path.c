@@ -4,10 +4,11 @@
  *
  * `path serve` (path_serve.c) answers; `path test peer ADDR` runs stages in
  * order (control, resolve, config, rc_connect, rc_latency, write_bw, read_bw,
- * send_bw, ud, mtu, counters), each with a verdict and its duration; the first failure is
- * named with its cause and later stages are skipped. The control channel is
- * TCP (verbs/pathproto.h), the QPs are built by hand (verbs/pathq.h) so every
- * transition can be timed and decoded; rdma_cm only resolves the address.
+ * send_bw, ud, mtu, counters), each with a verdict and its duration; the
+ * first failure is named with its cause and later stages are skipped. The
+ * control channel is TCP (verbs/pathproto.h), the QPs are built by hand
+ * (verbs/pathq.h) so every transition can be timed and decoded; rdma_cm only
+ * resolves the address.
  */
 #include <arpa/inet.h>
 #include <errno.h>
