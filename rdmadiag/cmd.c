@@ -258,6 +258,13 @@ const struct opt_value *ctx_opt(const struct cmd_ctx *ctx, const char *name)
 	return i < 0 ? &unset : &ctx->opt[i];
 }
 
+unsigned long long ctx_opt_uint(const struct cmd_ctx *ctx, const char *name, unsigned long long dflt)
+{
+	const struct opt_value *v = ctx_opt(ctx, name);
+
+	return v->set ? v->num : dflt;
+}
+
 int parse_uint(const char *s, unsigned long long min, unsigned long long max,
 		      unsigned long long *out)
 {

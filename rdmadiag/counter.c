@@ -492,7 +492,7 @@ static int counter_watch(struct cmd_ctx *ctx)
 
 	if (read_interval_opt(ctx, 1, &w.interval))
 		return EXIT_USAGE;
-	w.count = ctx_opt(ctx, "--count")->set ? ctx_opt(ctx, "--count")->num : 0;
+	w.count = ctx_opt_uint(ctx, "--count", 0);
 	rc = take_first_sample(ctx, &old);
 	if (rc)
 		return rc;

@@ -1549,13 +1549,6 @@ static int parse_double_opt(const struct cmd_ctx *ctx, const char *name, double 
 	return 0;
 }
 
-unsigned path_opt_uint(const struct cmd_ctx *ctx, const char *name, unsigned dflt)
-{
-	const struct opt_value *v = ctx_opt(ctx, name);
-
-	return v && v->set ? (unsigned)v->num : dflt;
-}
-
 static int parse_loopback(struct cmd_ctx *ctx, struct tester *t)
 {
 	static struct dev_port dp;
@@ -1614,11 +1607,11 @@ static int parse_test_opts(struct cmd_ctx *ctx, struct tester *t)
 	const struct opt_value *v;
 	static struct dev_port dp;
 
-	t->port = path_opt_uint(ctx, "--port", PP_DEFAULT_PORT);
-	t->size = path_opt_uint(ctx, "--size", 65536);
-	t->lat_size = path_opt_uint(ctx, "--lat-size", 8);
-	t->iters = path_opt_uint(ctx, "--iters", 0);
-	t->duration_s = path_opt_uint(ctx, "--duration", 1);
+	t->port = ctx_opt_uint(ctx, "--port", PP_DEFAULT_PORT);
+	t->size = ctx_opt_uint(ctx, "--size", 65536);
+	t->lat_size = ctx_opt_uint(ctx, "--lat-size", 8);
+	t->iters = ctx_opt_uint(ctx, "--iters", 0);
+	t->duration_s = ctx_opt_uint(ctx, "--duration", 1);
 	t->tests = T_ALL;
 	t->gid_index = -1;
 	v = ctx_opt(ctx, "--tests");
@@ -1648,7 +1641,7 @@ static int parse_test_opts(struct cmd_ctx *ctx, struct tester *t)
 	if (parse_double_opt(ctx, "--expect-bw", 100000, &t->expect_bw) ||
 	    parse_double_opt(ctx, "--expect-lat", 10000000, &t->expect_lat))
 		return -1;
-	t->timeout_s = path_opt_uint(ctx, "--timeout", 0);
+	t->timeout_s = ctx_opt_uint(ctx, "--timeout", 0);
 	t->run_deadline = t->timeout_s ? pp_now_ms() + (int64_t)t->timeout_s * 1000 : INT64_MAX;
 	return 0;
 }
@@ -1970,7 +1963,7 @@ static int path_test(struct cmd_ctx *ctx)
 	t.no_rdma = !path_host_has_rdma_device();
 	if (t.peer)
 		out_set_host(local_host_name());
-	rc = many ? test_many_peers(&t, &pl, (unsigned)path_opt_uint(ctx, "--parallel", 1)) : test_one_peer(&t);
+	rc = many ? test_many_peers(&t, &pl, (unsigned)ctx_opt_uint(ctx, "--parallel", 1)) : test_one_peer(&t);
 	peers_free(&pl);
 	return rc;
 }

@@ -2,7 +2,7 @@
 /*
  * What `path test` (path.c) and `path serve` (path_serve.c) share: the stop
  * flag their signal handlers set, how completions are waited for, and the
- * options both take.
+ * --port option both take.
  */
 #ifndef RDMADIAG_PATH_H
 #define RDMADIAG_PATH_H
@@ -21,8 +21,6 @@ void path_catch_stop_signals(void);
 /* dflt, or what RDMADIAG_PATH_POLL=busy|yield|event|hybrid asks for. */
 enum pq_poll_mode path_poll_mode(enum pq_poll_mode dflt);
 bool path_host_has_rdma_device(void);
-/* The value of an OPT_UINT option, dflt when not given. */
-unsigned path_opt_uint(const struct cmd_ctx *ctx, const char *name, unsigned dflt);
 
 #define OPT_PORT { "--port", OPT_UINT, "N", "TCP port of the control channel (default 4792)", NULL, 1, 65535, 0 }
 

@@ -225,9 +225,9 @@ int path_serve(struct cmd_ctx *ctx)
 		usage_error("path serve takes no arguments, got '%s'", ctx->argv[0]);
 		return EXIT_USAGE;
 	}
-	sv.port = path_opt_uint(ctx, "--port", PP_DEFAULT_PORT);
-	sv.max_sessions = path_opt_uint(ctx, "--max-sessions", 4);
-	sv.idle_ms = path_opt_uint(ctx, "--idle-timeout", 30) * 1000;
+	sv.port = ctx_opt_uint(ctx, "--port", PP_DEFAULT_PORT);
+	sv.max_sessions = ctx_opt_uint(ctx, "--max-sessions", 4);
+	sv.idle_ms = ctx_opt_uint(ctx, "--idle-timeout", 30) * 1000;
 	sv.once = ctx_opt(ctx, "--once")->set;
 	v = ctx_opt(ctx, "--bind");
 	sv.bind = v->set ? v->str : "0.0.0.0";

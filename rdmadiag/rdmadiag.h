@@ -135,6 +135,8 @@ const struct object *object_find(const char *word, int *ambiguous);
 void print_top_help(void);
 int opt_index(const struct action *a, const char *name);
 const struct opt_value *ctx_opt(const struct cmd_ctx *ctx, const char *name);
+/* The number an OPT_UINT option was given, dflt when it was not. */
+unsigned long long ctx_opt_uint(const struct cmd_ctx *ctx, const char *name, unsigned long long dflt);
 /* "42": digits only (no sign, blank, hex) in [min, max]; 0 or -1. */
 int parse_uint(const char *s, unsigned long long min, unsigned long long max, unsigned long long *out);
 /* "1", "0.25", "2.": a plain non-negative decimal in [min, max]; 0 or -1. */
