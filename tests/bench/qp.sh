@@ -28,8 +28,19 @@ RD=${RDMADIAG_BIN:-rdmadiag/rdmadiag}
 DEV=${LAB_RXE:-rxe0}
 BASE=${RDMADIAG_BASE:-}
 RUNS=${RUNS:-7}
+RUNS_SMALL=${RUNS_SMALL:-21}
 counts=("$@")
 [ ${#counts[@]} -gt 0 ] || counts=(100 1000 10000)
+
+# Before the QP holder starts: a refusal leaves nothing to clean up.
+if [ "${ASLR:-on}" = off ]; then
+	if [ "${LAB:-}" != 1 ] || ! echo 0 >/proc/sys/kernel/randomize_va_space; then
+		echo "qp.sh: ASLR=off needs a lab VM (LAB=1, root): it changes the whole kernel's setting;" \
+			"run: tests/lab/lab.sh run1 env ASLR=off tests/bench/qp.sh" >&2
+		exit 1
+	fi
+	echo "# ASLR off in this VM (kernel.randomize_va_space=0), for every command alike"
+fi
 
 # shellcheck source=tests/bench/lib.sh
 . tests/bench/lib.sh
@@ -80,14 +91,6 @@ compare_base() {
 		"$n_base_j" "$n_new_j" "$(ratio "$n_base_j" "$n_floor")" "$(ratio "$n_new_j" "$n_floor")" "$n_floor"
 }
 
-if [ "${ASLR:-on}" = off ]; then
-	if [ "${LAB:-}" != 1 ] || ! echo 0 >/proc/sys/kernel/randomize_va_space; then
-		echo "qp.sh: ASLR=off needs a lab VM (LAB=1, root): it changes the whole kernel's setting;" \
-			"run: tests/lab/lab.sh run1 env ASLR=off tests/bench/qp.sh" >&2
-		exit 1
-	fi
-	echo "# ASLR off in this VM (kernel.randomize_va_space=0), for every command alike"
-fi
 idx=$(rdma -j dev show "$DEV" | jq '.[0].ifindex')
 printf '%-7s %9s %9s %9s %9s %9s %8s %8s %8s %9s\n' QPs rd rd_-j rdma rdma_-j floor rd/rdma rd/floor -j/floor rss_KiB
 for n in "${counts[@]}"; do
@@ -95,7 +98,7 @@ for n in "${counts[@]}"; do
 	total=$("$RD" -j qp show "$DEV" | jq '.qps | length')
 	rm -f "$tmp"/w.*
 	rounds=$RUNS
-	[ "$n" -gt 2000 ] || rounds=${RUNS_SMALL:-21}
+	[ "$n" -gt 2000 ] || rounds=$RUNS_SMALL
 	for ((i = 0; i < rounds; i++)); do
 		once_time "$RD" qp show "$DEV" >>"$tmp/w.a"
 		once_time "$RD" -j qp show "$DEV" >>"$tmp/w.b"
