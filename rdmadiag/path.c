@@ -1578,8 +1578,18 @@ static int parse_target(struct cmd_ctx *ctx, struct tester *t, struct peer_list 
 
 	if (ctx->argc >= 1 && !strcmp(ctx->argv[0], "loopback"))
 		return parse_loopback(ctx, t);
-	if ((ctx->argc < 1 && !file->set) || (ctx->argc >= 1 && strcmp(ctx->argv[0], "peer"))) {
+	if (ctx->argc < 1 && !file->set) {
 		usage_error("path test needs 'peer ADDR' or 'loopback [DEV]' (or --peers FILE)");
+		return -1;
+	}
+	/* A bare address is the likeliest slip (ping's habit): name the fix. */
+	if (ctx->argc >= 1 && strcmp(ctx->argv[0], "peer")) {
+		if (is_ip_address(ctx->argv[0]))
+			usage_error("path test: the address needs the keyword 'peer' before it: rdmadiag path test "
+				    "peer %s", ctx->argv[0]);
+		else
+			usage_error("path test: unknown word '%.80s'; it needs 'peer ADDR' or 'loopback [DEV]' "
+				    "(or --peers FILE)", ctx->argv[0]);
 		return -1;
 	}
 	for (int i = 0; i < ctx->argc; i += 2) {
