@@ -1,5 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+#include <arpa/inet.h>
 #include <errno.h>
+#include <netinet/in.h>
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
@@ -87,4 +89,11 @@ bool list_has(const char *list, const char *item)
 		if (!strncmp(p, item, n) && (p[n] == ',' || !p[n]))
 			return true;
 	return false;
+}
+
+bool is_ip_address(const char *s)
+{
+	struct in6_addr a;
+
+	return inet_pton(AF_INET, s, &a) == 1 || inet_pton(AF_INET6, s, &a) == 1;
 }

@@ -30,4 +30,7 @@ void interrupt_catch(void);
 /* item is one of the comma separated items of list (an OPT_LIST value). */
 bool list_has(const char *list, const char *item);
 
+/* s is an IPv4 or IPv6 address in text form. */
+bool is_ip_address(const char *s);
+
 #endif

@@ -1,21 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* Peer lists of path test; see path_peers.h. */
-#include <arpa/inet.h>
 #include <errno.h>
-#include <netinet/in.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "common.h"
 #include "path_peers.h"
 #include "rdmadiag.h"
-
-bool is_ip_address(const char *s)
-{
-	struct in6_addr a;
-
-	return inet_pton(AF_INET, s, &a) == 1 || inet_pton(AF_INET6, s, &a) == 1;
-}
 
 int peers_add(struct peer_list *pl, const char *addr, const char *where)
 {

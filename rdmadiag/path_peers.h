@@ -16,7 +16,6 @@ struct peer_list {
 	unsigned n;
 };
 
-bool is_ip_address(const char *s);
 /* Adds one address; where names its origin ("FILE:LINE", "argument") for the
  * message. 0, or -1 after a usage error. */
 int peers_add(struct peer_list *pl, const char *addr, const char *where);

@@ -14,8 +14,6 @@
  * commands' verdicts are collected with a check observer (check.h); with -j
  * every command's report sits under its own key, as that command prints it.
  */
-#include <arpa/inet.h>
-#include <netinet/in.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -652,13 +650,11 @@ static int system_exit_code(const struct system_run *s)
 
 static int parse_peer(struct system_args *a, char **argv, int argc, int i)
 {
-	unsigned char addr[sizeof(struct in6_addr)];
-
 	if (i + 1 >= argc) {
 		usage_error("'peer' needs an ADDR (the IP address of a host running 'rdmadiag path serve')");
 		return -1;
 	}
-	if (inet_pton(AF_INET, argv[i + 1], addr) != 1 && inet_pton(AF_INET6, argv[i + 1], addr) != 1) {
+	if (!is_ip_address(argv[i + 1])) {
 		usage_error("'%s' is not an IP address (peer ADDR wants the peer's IP on the RDMA network)",
 			    argv[i + 1]);
 		return -1;
@@ -693,6 +689,12 @@ static int parse_args(const struct cmd_ctx *ctx, struct system_args *a)
 		return -1;
 	}
 	if (ctx->argc > 0 && strcmp(ctx->argv[0], "peer")) {
+		/* DEV is optional, so a bare address would be taken for a device */
+		if (is_ip_address(ctx->argv[0])) {
+			usage_error("system check: a peer address needs the keyword 'peer' before it: rdmadiag "
+				    "system check peer %s", ctx->argv[0]);
+			return -1;
+		}
 		if (parse_dev_port(ctx->argv[0], &sel))
 			return -1;
 		a->dev_word = ctx->argv[0];

@@ -123,13 +123,16 @@ sc() {
 	assert_line --regexp '^device +FAIL +link check +0 pass, 0 warn, 1 fail, 0 skip$'
 }
 
-@test "usage errors exit 2: bad peer, stray word, peers in a replay, bad interval" {
+@test "usage errors exit 2: bad peer, bare address, stray word, peers in a replay, bad interval" {
 	run rd system check peer not-an-ip
 	assert_failure 2
 	assert_output --partial "'not-an-ip' is not an IP address"
 	run rd system check peer
 	assert_failure 2
 	assert_output --partial "'peer' needs an ADDR"
+	run rd system check 192.168.77.2
+	assert_failure 2
+	assert_output --partial "needs the keyword 'peer' before it: rdmadiag system check peer 192.168.77.2"
 	run rd system check rxe0 bogus
 	assert_failure 2
 	assert_output --partial "unexpected 'bogus'"
