@@ -53,7 +53,28 @@ result() { # ok|not ok, description
 }
 
 errlog=$(mktemp "${TMPDIR:-/tmp}/rdmadiag-lab-err.XXXXXX")
-trap 'rm -f "$errlog"' EXIT
+errfifo=$errlog.fifo
+trap 'rm -f "$errlog" "$errfifo"' EXIT
+mkfifo "$errfifo" || exit 1
+
+# lab.sh's stderr goes to ours and to $errlog, through a tee of our own (on
+# $errfifo) so that lab_reason() and kernel_trouble() read the file only once
+# tee has written it all. The wait is bounded: a process lab.sh left behind
+# may still hold the pipe, and it must cost a diagnostic line, not a hang.
+tee_start() {
+	tee "$errlog" <"$errfifo" >&2 &
+	teepid=$!
+}
+
+tee_finish() {
+	local i
+	for ((i = 0; i < 50; i++)); do
+		kill -0 "$teepid" 2>/dev/null || break
+		sleep 0.1
+	done
+	kill "$teepid" 2>/dev/null
+	wait "$teepid" 2>/dev/null
+}
 
 lab_reason() { # the lab's own message about a failed run, from its stderr
 	local why
@@ -113,7 +134,8 @@ run_lab() { # NAME SUBCOMMAND ARGV: one lab.sh run of ARGV (a word per line), it
 	mapfile -t args <<<"$3"
 	echo "# $name: tests/lab/lab.sh $sub ${args[*]}"
 	local t0=$SECONDS
-	exec {fd}< <("$LAB" "$sub" --timeout "$LAB_TIMEOUT" "${args[@]}" 2> >(tee "$errlog" >&2))
+	tee_start
+	exec {fd}< <("$LAB" "$sub" --timeout "$LAB_TIMEOUT" "${args[@]}" 2>"$errfifo")
 	pid=$!
 	while IFS= read -r line <&"$fd"; do
 		if [[ "$line" =~ ^1\.\.([0-9]+) ]]; then
@@ -131,6 +153,7 @@ run_lab() { # NAME SUBCOMMAND ARGV: one lab.sh run of ARGV (a word per line), it
 	exec {fd}<&-
 	wait "$pid"
 	rc=$?
+	tee_finish
 	echo "# $name: lab.sh exited $rc after $((SECONDS - t0))s"
 	if [ "$nfail" != 0 ] || [ "$rc" != 0 ]; then
 		kernel_trouble
@@ -163,8 +186,10 @@ kernel_trouble() {
 }
 
 echo "# rdmadiag lab: preparing (tests/lab/lab.sh prepare)"
-"$LAB" prepare 2> >(tee "$errlog" >&2) >&2
+tee_start
+"$LAB" prepare 2>"$errfifo" >&2
 prc=$?
+tee_finish
 if [ "$prc" != 0 ]; then
 	result "not ok" "lab: prepare failed ($(lab_reason "$prc"))"
 else
