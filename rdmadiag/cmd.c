@@ -265,6 +265,20 @@ unsigned long long ctx_opt_uint(const struct cmd_ctx *ctx, const char *name, uns
 	return v->set ? v->num : dflt;
 }
 
+double ctx_opt_dbl(const struct cmd_ctx *ctx, const char *name, double dflt)
+{
+	const struct opt_value *v = ctx_opt(ctx, name);
+
+	return v->set ? v->dbl : dflt;
+}
+
+const char *ctx_opt_str(const struct cmd_ctx *ctx, const char *name, const char *dflt)
+{
+	const struct opt_value *v = ctx_opt(ctx, name);
+
+	return v->set ? v->str : dflt;
+}
+
 int parse_uint(const char *s, unsigned long long min, unsigned long long max,
 		      unsigned long long *out)
 {

@@ -616,10 +616,9 @@ static bool port_idle(const struct sample *old, const struct port_ctr *p)
 /* --skip ID,...: the dispatcher checked every word against check_ids. */
 static bool skipped(const struct cmd_ctx *ctx, const char *id)
 {
-	const struct opt_value *v = ctx_opt(ctx, "--skip");
 	size_t len = strlen(id);
 
-	for (const char *p = v->set ? v->str : NULL; p && *p; p = strchr(p, ',') ? strchr(p, ',') + 1 : NULL)
+	for (const char *p = ctx_opt_str(ctx, "--skip", NULL); p && *p; p = strchr(p, ',') ? strchr(p, ',') + 1 : NULL)
 		if (!strncmp(p, id, len) && (p[len] == ',' || !p[len]))
 			return true;
 	return false;

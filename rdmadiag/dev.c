@@ -112,7 +112,6 @@ static int dev_show(struct cmd_ctx *ctx)
 
 static int dev_monitor(struct cmd_ctx *ctx)
 {
-	const struct opt_value *interval = ctx_opt(ctx, "--interval");
 	struct dev_port sel = { 0 };
 
 	if (ctx->argc > 1) {
@@ -121,7 +120,7 @@ static int dev_monitor(struct cmd_ctx *ctx)
 	}
 	if (ctx->argc == 1 && parse_dev_port(ctx->argv[0], &sel))
 		return EXIT_USAGE;
-	return devwatch_follow(ctx->argc ? sel.dev : NULL, interval->set ? interval->dbl : 1.0,
+	return devwatch_follow(ctx->argc ? sel.dev : NULL, ctx_opt_dbl(ctx, "--interval", 1.0),
 			       ctx_opt_uint(ctx, "--count", 0));
 }
 

@@ -29,9 +29,7 @@ static const struct lc_dev *dev_of(const void *s) { return s; }
 
 static const char *uopt_str(const struct lc_env *env, const char *name)
 {
-	const struct opt_value *v = ctx_opt(env->ctx, name);
-
-	return v->set ? v->str : NULL;
+	return ctx_opt_str(env->ctx, name, NULL);
 }
 
 static unsigned long long uopt_num(const struct lc_env *env, const char *name)

@@ -229,8 +229,7 @@ int path_serve(struct cmd_ctx *ctx)
 	sv.max_sessions = ctx_opt_uint(ctx, "--max-sessions", 4);
 	sv.idle_ms = ctx_opt_uint(ctx, "--idle-timeout", 30) * 1000;
 	sv.once = ctx_opt(ctx, "--once")->set;
-	v = ctx_opt(ctx, "--bind");
-	sv.bind = v->set ? v->str : "0.0.0.0";
+	sv.bind = ctx_opt_str(ctx, "--bind", "0.0.0.0");
 	v = ctx_opt(ctx, "--dev");
 	if (v->set) {
 		if (parse_dev_port(v->str, &dp))

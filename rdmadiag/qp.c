@@ -501,12 +501,12 @@ static int qp_watch(struct cmd_ctx *ctx)
 	struct devwatch dw;
 	const struct opt_value *count = ctx_opt(ctx, "--count");
 	const struct opt_value *stable = ctx_opt(ctx, "--until-stable");
-	double interval = ctx_opt(ctx, "--interval")->set ? ctx_opt(ctx, "--interval")->dbl : 1.0;
+	double interval = ctx_opt_dbl(ctx, "--interval", 1.0);
 	int rc;
 
 	if (res_query_parse(ctx, qp_keys, &q))
 		return EXIT_USAGE;
-	w.stuck = ctx_opt(ctx, "--stuck")->set ? ctx_opt(ctx, "--stuck")->dbl : 5.0;
+	w.stuck = ctx_opt_dbl(ctx, "--stuck", 5.0);
 	rc = nl_require();
 	if (rc)
 		return rc;

@@ -137,6 +137,9 @@ int opt_index(const struct action *a, const char *name);
 const struct opt_value *ctx_opt(const struct cmd_ctx *ctx, const char *name);
 /* The number an OPT_UINT option was given, dflt when it was not. */
 unsigned long long ctx_opt_uint(const struct cmd_ctx *ctx, const char *name, unsigned long long dflt);
+/* The same for an OPT_DOUBLE's value and for the text of any option. */
+double ctx_opt_dbl(const struct cmd_ctx *ctx, const char *name, double dflt);
+const char *ctx_opt_str(const struct cmd_ctx *ctx, const char *name, const char *dflt);
 /* "42": digits only (no sign, blank, hex) in [min, max]; 0 or -1. */
 int parse_uint(const char *s, unsigned long long min, unsigned long long max, unsigned long long *out);
 /* "1", "0.25", "2.": a plain non-negative decimal in [min, max]; 0 or -1. */

@@ -538,7 +538,7 @@ int system_snapshot(struct cmd_ctx *ctx)
 	/* Without --interval each command samples at its own default (counter
 	 * check 2 s, system check 1 s), so a plain replay prints what the plain
 	 * command printed live. */
-	n = run_commands(work, iv->set ? iv->str : NULL, ch);
+	n = run_commands(work, ctx_opt_str(ctx, "--interval", NULL), ch);
 	rc = n < 0 ? EXIT_RUNTIME : 0;
 	if (!rc)
 		rc = snap_host_inventory(work);

@@ -669,23 +669,22 @@ static int parse_peer(struct system_args *a, char **argv, int argc, int i)
 
 static int parse_args(const struct cmd_ctx *ctx, struct system_args *a)
 {
-	const struct opt_value *iv = ctx_opt(ctx, "--interval");
 	struct dev_port sel;
 	int i = 0;
 
 	a->quick = ctx_opt(ctx, "--quick")->set;
 	a->strict = ctx_opt(ctx, "--strict")->set;
-	a->only = ctx_opt(ctx, "--only")->set ? ctx_opt(ctx, "--only")->str : NULL;
-	a->skip = ctx_opt(ctx, "--skip")->set ? ctx_opt(ctx, "--skip")->str : NULL;
+	a->only = ctx_opt_str(ctx, "--only", NULL);
+	a->skip = ctx_opt_str(ctx, "--skip", NULL);
 	for (int k = 0; a->only && a->skip && system_ids[k]; k++)
 		if (list_has(a->only, system_ids[k]) && list_has(a->skip, system_ids[k])) {
 			usage_error("%s is in --only and in --skip; give it in one of them", system_ids[k]);
 			return -1;
 		}
-	a->interval = iv->set ? iv->dbl : 1.0;
-	a->interval_str = iv->set ? iv->str : "1";
+	a->interval = ctx_opt_dbl(ctx, "--interval", 1.0);
+	a->interval_str = ctx_opt_str(ctx, "--interval", "1");
 	if (a->interval < 0.01) {
-		usage_error("--interval: '%s' is too short (at least 0.01 s)", iv->str);
+		usage_error("--interval: '%s' is too short (at least 0.01 s)", a->interval_str);
 		return -1;
 	}
 	if (ctx->argc > 0 && strcmp(ctx->argv[0], "peer")) {
