@@ -433,7 +433,7 @@ static bool gids_unreadable(const struct lc_port *p, struct check_result *r)
 static void chk_gid_roce_v2(const struct lc_env *env, const void *s, struct check_result *r)
 {
 	const struct lc_port *p = port_of(s);
-	char missing[200] = "", have[200] = "";
+	char missing[320] = "", have[320] = "";
 	int routable = 0;
 	(void)env;
 
@@ -446,15 +446,15 @@ static void chk_gid_roce_v2(const struct lc_env *env, const void *s, struct chec
 	for (int i = 0; i < p->naddr; i++) {
 		const struct nd_addr *a = &p->addrs[i];
 		const struct gid_entry *g;
-		char item[64];
+		char item[80];
 
 		if (a->link_local)
 			continue;	/* the port's default GID covers link-local, from the MAC */
 		routable++;
 		g = gid_for_ip(&p->gids, a->text, GID_TYPE_ROCE_V2);
 		if (g) {
-			snprintf(item, sizeof(item), "%s=%u", a->text, g->index);
-			add_word(have, sizeof(have), item);
+			snprintf(item, sizeof(item), "%s%s at index %u", have[0] ? ", " : "", a->text, g->index);
+			strncat(have, item, sizeof(have) - strlen(have) - 1);
 		} else {
 			add_word(missing, sizeof(missing), a->text);
 		}
@@ -465,13 +465,13 @@ static void chk_gid_roce_v2(const struct lc_env *env, const void *s, struct chec
 		check_verdict(r, V_WARN, "RoCE v2 and rdma_cm need an IP on the netdev: ip addr add ADDR/PREFIX dev %s",
 			      p->lp.nl.ndev_name);
 	} else if (missing[0]) {
-		check_measured(r, "no RoCE v2 GID for %s%s%s", missing, have[0] ? "; index " : "", have);
+		check_measured(r, "no RoCE v2 GID for %s%s%s", missing, have[0] ? "; " : "", have);
 		check_verdict(r, V_FAIL, "the RDMA core did not add GIDs for these addresses: check that %s is the "
 					 "netdev of %s (rdma link show) and that the address is not tentative (DAD); "
 					 "re-add the address",
 			      p->lp.nl.ndev_name, p->lp.nl.dev_name);
 	} else {
-		check_measured(r, "index %s", have);
+		check_measured(r, "%s", have);
 		check_verdict(r, V_PASS, NULL);
 	}
 }

@@ -98,7 +98,7 @@ teardown() {
 	jq -e --arg ip "$LAB_IP" '.recommended[0].ip == $ip' <<<"$output"
 	run --separate-stderr lcj --only gid.roce_v2
 	assert_success
-	jq -e '.checks[0].measured | test("2001:db8:77::1=")' <<<"$output"
+	jq -e --arg m "2001:db8:77::1 at index $idx" '.checks[0].measured | contains($m)' <<<"$output"
 }
 
 @test "rdma_ucm unloaded: kernel.modules and dev.uverbs fail with modprobe hints" {
