@@ -1229,47 +1229,6 @@ static void stage_mtu(struct tester *t, struct stage *s)
 			      "switch or netdev on the path has a smaller MTU", largest, expect);
 }
 
-/* --- counters --- */
-
-static void add_moved(char *buf, size_t len, const char *who, const struct pp_counter *c, unsigned n)
-{
-	for (unsigned i = 0; i < n; i++)
-		snprintf(buf + strlen(buf), len - strlen(buf), "%s%s %s +%" PRIu64, buf[0] ? ", " : "", who,
-			 c[i].name, c[i].delta);
-}
-
-static void stage_counters(struct tester *t, struct stage *s)
-{
-	struct pq_counters now;
-	struct pp_counter here[PP_MAX_COUNTERS];
-	struct pp_msg m = { .type = PP_COUNTERS_REQ };
-	int64_t deadline = stage_deadline(t, 3000);
-	unsigned nh = 0;
-	char why[256], moved[256] = "";
-
-	check_expected(&s->r, "no error, retry or sequence counter moves during the test");
-	if (!t->before.n || pq_counters_read(t->q.local.dev, t->q.local.port, &now)) {
-		check_measured(&s->r, "%s/%u has no hw_counters in sysfs", t->q.local.dev, t->q.local.port);
-		check_verdict(&s->r, V_SKIP, NULL);
-		return;
-	}
-	nh = pq_counters_delta(&t->before, &now, here, PP_MAX_COUNTERS);
-	if (pp_send(t->fd, &m, deadline) || pp_expect(t->fd, PP_COUNTERS, &m, deadline, why, sizeof(why)))
-		m.u.counters.n = 0;
-	add_moved(moved, sizeof(moved), "here", here, nh);
-	if (t->peer)
-		add_moved(moved, sizeof(moved), "peer", m.u.counters.c, m.u.counters.n);
-	stage_num(s, "moved", nh + (t->peer ? m.u.counters.n : 0));
-	if (!moved[0]) {
-		check_measured(&s->r, "no error, retry or sequence counter moved on %s", t->peer ? "either host" :
-			       "this host");
-		check_verdict(&s->r, V_PASS, NULL);
-		return;
-	}
-	check_measured(&s->r, "%s", moved);
-	check_verdict(&s->r, V_WARN, "%s", pq_counter_meaning(nh ? here[0].name : m.u.counters.c[0].name));
-}
-
 /* --- transport counters around one measuring stage --- */
 
 struct stage_ctrs {
@@ -1362,20 +1321,29 @@ static bool moved_group(const struct stage *s, enum ctr_group g)
 	return false;
 }
 
-/* What the counters that moved say about a stage that otherwise passed. */
-static void moved_verdict(struct stage *s)
+/* What the counters that moved say about a stage that otherwise passed, and
+ * what to do; `when` is "during this stage" or, for path.counters, "during
+ * the test". The worst group decides: loss before congestion before RNR. */
+static void moved_verdict(struct stage *s, const char *when)
 {
 	if (moved_group(s, G_RETRANS) || moved_group(s, G_TIMEOUT))
-		check_verdict(&s->r, V_WARN, "packets were lost and retransmitted during this stage, which costs "
-			      "latency and bandwidth: RoCE needs a lossless fabric (PFC) or ECN marking (DCQCN) on "
-			      "every NIC and switch of the path; check them, the link's error counters (rdmadiag "
-			      "counter show) and for a lossy link or netem qdisc (tc qdisc show)");
+		check_verdict(&s->r, V_WARN, "packets were lost and retransmitted %s, which costs latency and "
+			      "bandwidth: RoCE needs a lossless fabric (PFC) or ECN marking (DCQCN) on every NIC and "
+			      "switch of the path; check them, the link's error counters (rdmadiag counter show) and "
+			      "for a lossy link or netem qdisc (tc qdisc show)", when);
+	else if (moved_group(s, G_LINK))
+		check_verdict(&s->r, V_WARN, "the link went down or saw errors %s: check the cable, transceiver "
+			      "and switch port, and rdmadiag counter show on both hosts", when);
+	else if (moved_group(s, G_CONGESTION) || moved_group(s, G_PAUSE))
+		check_verdict(&s->r, V_WARN, "the path was congested %s (ECN marks, congestion notifications or "
+			      "pause frames): flow control is working, but if bandwidth is short check the DCQCN "
+			      "and PFC settings and what else the path carries", when);
 	else if (moved_group(s, G_RNR))
-		check_verdict(&s->r, V_WARN, "receiver-not-ready NAKs: a receiver had no buffer posted in time; "
-			      "the application's receive queue runs dry");
+		check_verdict(&s->r, V_WARN, "receiver-not-ready NAKs %s: a receiver had no buffer posted in time; "
+			      "the application's receive queue runs dry", when);
 	else
-		check_verdict(&s->r, V_WARN, "error counters moved during this stage: see rdmadiag counter show on "
-			      "both hosts");
+		check_verdict(&s->r, V_WARN, "error counters moved %s: see rdmadiag counter show on both hosts",
+			      when);
 }
 
 static void ctrs_end(struct tester *t, struct stage *s, const struct stage_ctrs *c)
@@ -1401,7 +1369,53 @@ static void ctrs_end(struct tester *t, struct stage *s, const struct stage_ctrs 
 	used = strlen(s->r.measured);
 	snprintf(s->r.measured + used, sizeof(s->r.measured) - used, "; counters: %s", text);
 	if (s->r.verdict == V_PASS)
-		moved_verdict(s);
+		moved_verdict(s, "during this stage");
+}
+
+/* --- counters --- */
+
+static void add_moved(char *buf, size_t len, const char *who, const struct pp_counter *c, unsigned n)
+{
+	for (unsigned i = 0; i < n; i++)
+		snprintf(buf + strlen(buf), len - strlen(buf), "%s%s %s +%" PRIu64, buf[0] ? ", " : "", who,
+			 c[i].name, c[i].delta);
+}
+
+static void stage_counters(struct tester *t, struct stage *s)
+{
+	struct pq_counters now;
+	struct pp_counter here[PP_MAX_COUNTERS];
+	struct pp_msg m = { .type = PP_COUNTERS_REQ };
+	int64_t deadline = stage_deadline(t, 3000);
+	unsigned nh = 0;
+	char why[256], moved[256] = "";
+
+	check_expected(&s->r, "no error, retry or sequence counter moves during the test");
+	if (!t->before.n || pq_counters_read(t->q.local.dev, t->q.local.port, &now)) {
+		check_measured(&s->r, "%s/%u has no hw_counters in sysfs", t->q.local.dev, t->q.local.port);
+		check_verdict(&s->r, V_SKIP, NULL);
+		return;
+	}
+	nh = pq_counters_delta(&t->before, &now, here, PP_MAX_COUNTERS);
+	if (pp_send(t->fd, &m, deadline) || pp_expect(t->fd, PP_COUNTERS, &m, deadline, why, sizeof(why)))
+		m.u.counters.n = 0;
+	add_moved(moved, sizeof(moved), "here", here, nh);
+	if (t->peer)
+		add_moved(moved, sizeof(moved), "peer", m.u.counters.c, m.u.counters.n);
+	stage_num(s, "moved", nh + (t->peer ? m.u.counters.n : 0));
+	if (!moved[0]) {
+		check_measured(&s->r, "no error, retry or sequence counter moved on %s", t->peer ? "either host" :
+			       "this host");
+		check_verdict(&s->r, V_PASS, NULL);
+		return;
+	}
+	check_measured(&s->r, "%s", moved);
+	/* the same list and hint as a stage's counters (JSON counters_moved) */
+	for (unsigned i = 0; i < nh; i++)
+		add_moved_ctr(s, "here", here[i].name, here[i].delta);
+	for (unsigned i = 0; t->peer && i < m.u.counters.n && i < PP_MAX_COUNTERS; i++)
+		add_moved_ctr(s, "peer", m.u.counters.c[i].name, m.u.counters.c[i].delta);
+	moved_verdict(s, "during the test");
 }
 
 /* --- the run --- */
