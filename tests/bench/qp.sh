@@ -9,7 +9,9 @@
 #   and the floor: the bare netlink dump (tests/tools/nl_qp_dump), no parsing;
 # interleaved, so that a machine getting busier or quieter weighs on all five
 # alike (the lab's timings swing by 10-20% over a minute); then the same from
-# each command's fastest run, which noise cannot make faster;
+# each command's fastest run, which noise cannot make faster; then the
+# median and quartiles of each round's own ratios (the two commands of a
+# ratio ran back to back);
 # peak RSS of rdmadiag -j qp show; and, at the largest N, the CPU time of
 # 10 polls of rdmadiag qp watch --interval 1 against 10 runs of
 # `rdma res show qp` one second apart (what `watch -n1 rdma res show qp` runs).
@@ -61,6 +63,17 @@ once_time() {
 
 median_of() { sort -n "$1" | sed -n "$((($(wc -l <"$1") + 1) / 2))p"; }
 min_of() { sort -n "$1" | head -n 1; }
+
+# paired NUM DEN: the ratio NUM/DEN of each round (line by line: the two ran
+# one after the other), as "median (q1-q3)". A slow spell of the machine
+# weighs on both runs of a round alike, where it can move one command's
+# median without the other's.
+paired() {
+	paste "$1" "$2" | awk '$2 > 0 { print $1 / $2 }' | sort -n | awk '
+		{ v[NR] = $1 }
+		END { if (!NR) { print "n/a"; exit }
+		      printf "%.2f (%.2f-%.2f)", v[int((NR + 1) / 2)], v[int((NR + 3) / 4)], v[int((3 * NR + 3) / 4)] }'
+}
 
 # compare_base TOTAL: this build and $BASE, text and -j, and the floor, in turn
 compare_base() {
@@ -114,6 +127,9 @@ for n in "${counts[@]}"; do
 		printf '%-7s %9s %9s %9s %9s %9s %8.2f %8.2f %8.2f %9s\n' "$label" "$a" "$b" "$c" "$d" "$f" \
 			"$(ratio "$a" "$c")" "$(ratio "$a" "$f")" "$(ratio "$b" "$f")" "$r"
 	done
+	printf '# %s QPs, per-round ratios over %d rounds, median (quartiles): rd/rdma %s, rd/floor %s, -j/floor %s\n' \
+		"$total" "$rounds" "$(paired "$tmp/w.a" "$tmp/w.c")" "$(paired "$tmp/w.a" "$tmp/w.f")" \
+		"$(paired "$tmp/w.b" "$tmp/w.f")"
 	[ -z "$BASE" ] || compare_base "$total"
 done
 [ "${WATCH_CPU:-1}" = 0 ] && exit 0
