@@ -1323,7 +1323,8 @@ static bool moved_group(const struct stage *s, enum ctr_group g)
 
 /* What the counters that moved say about a stage that otherwise passed, and
  * what to do; `when` is "during this stage" or, for path.counters, "during
- * the test". The worst group decides: loss before congestion before RNR. */
+ * the test". The worst group decides, in this order: loss, the link,
+ * congestion, RNR. */
 static void moved_verdict(struct stage *s, const char *when)
 {
 	if (moved_group(s, G_RETRANS) || moved_group(s, G_TIMEOUT))
