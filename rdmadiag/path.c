@@ -1274,6 +1274,13 @@ static void add_moved_ctr(struct stage *s, const char *host, const char *name, u
 	m->delta = delta * (e && e->scale ? e->scale : 1);
 }
 
+/* Each counter of a list of deltas, as one host's moves. */
+static void add_moved_ctrs(struct stage *s, const char *host, const struct pp_counter *c, unsigned n)
+{
+	for (unsigned i = 0; i < n && i < PP_MAX_COUNTERS; i++)
+		add_moved_ctr(s, host, c[i].name, c[i].delta);
+}
+
 /* The peer's counters now minus at the start of the stage (both are deltas since CONFIG). */
 static void add_peer_moved(struct stage *s, const struct pp_counters *a, const struct pp_counters *b)
 {
@@ -1358,8 +1365,7 @@ static void ctrs_end(struct tester *t, struct stage *s, const struct stage_ctrs 
 
 	if (c->have_here && !pq_counters_read(t->q.local.dev, t->q.local.port, &now)) {
 		n = pq_counters_delta(&c->here, &now, here, PP_MAX_COUNTERS);
-		for (unsigned i = 0; i < n; i++)
-			add_moved_ctr(s, "here", here[i].name, here[i].delta);
+		add_moved_ctrs(s, "here", here, n);
 	}
 	/* After a failure the peer may be unreachable or mid-phase: only our side then. */
 	if (c->have_peer && s->r.verdict != V_FAIL && !peer_counters(t, &peer))
@@ -1412,10 +1418,9 @@ static void stage_counters(struct tester *t, struct stage *s)
 	}
 	check_measured(&s->r, "%s", moved);
 	/* the same list and hint as a stage's counters (JSON counters_moved) */
-	for (unsigned i = 0; i < nh; i++)
-		add_moved_ctr(s, "here", here[i].name, here[i].delta);
-	for (unsigned i = 0; t->peer && i < m.u.counters.n && i < PP_MAX_COUNTERS; i++)
-		add_moved_ctr(s, "peer", m.u.counters.c[i].name, m.u.counters.c[i].delta);
+	add_moved_ctrs(s, "here", here, nh);
+	if (t->peer)
+		add_moved_ctrs(s, "peer", m.u.counters.c, m.u.counters.n);
 	moved_verdict(s, "during the test");
 }
 
