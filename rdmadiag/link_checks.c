@@ -34,7 +34,7 @@ static const char *uopt_str(const struct lc_env *env, const char *name)
 
 static unsigned long long uopt_num(const struct lc_env *env, const char *name)
 {
-	return ctx_opt(env->ctx, name)->num;
+	return ctx_opt_uint(env->ctx, name, 0);
 }
 
 /* ---- kernel ---- */
@@ -119,11 +119,17 @@ static bool module_available(const char *name)
 	return found;
 }
 
-static void add_word(char *buf, size_t len, const char *w)
+/* Appends w to the list in buf, after sep unless it is the first item. */
+static void add_item(char *buf, size_t len, const char *sep, const char *w)
 {
 	size_t n = strlen(buf);
 
-	snprintf(buf + n, len - n, "%s%s", n ? " " : "", w);
+	snprintf(buf + n, len - n, "%s%s", n ? sep : "", w);
+}
+
+static void add_word(char *buf, size_t len, const char *w)
+{
+	add_item(buf, len, " ", w);
 }
 
 static void chk_kernel_modules(const struct lc_env *env, const void *s, struct check_result *r)
@@ -453,8 +459,8 @@ static void chk_gid_roce_v2(const struct lc_env *env, const void *s, struct chec
 		routable++;
 		g = gid_for_ip(&p->gids, a->text, GID_TYPE_ROCE_V2);
 		if (g) {
-			snprintf(item, sizeof(item), "%s%s at index %u", have[0] ? ", " : "", a->text, g->index);
-			strncat(have, item, sizeof(have) - strlen(have) - 1);
+			snprintf(item, sizeof(item), "%s at index %u", a->text, g->index);
+			add_item(have, sizeof(have), ", ", item);
 		} else {
 			add_word(missing, sizeof(missing), a->text);
 		}
