@@ -791,7 +791,7 @@ static void connect_fail(struct tester *t, struct stage *s, int rc, const char *
 	if (rc > 0) {
 		check_measured(&s->r, "first message: %s; RC QP now %s", pq_wc_status_str(rc), pq_rc_state_str(&t->q));
 		wc_hint(t, s, rc);
-	} else if (rc == -ETIMEDOUT && round_trip) {
+	} else if ((rc == -ETIMEDOUT || rc == -ENETDOWN) && round_trip) {
 		check_measured(&s->r, "QPs are in RTS on both hosts but no message came back in time");
 		no_answer_verdict(t, s, "no answer");
 	} else {
@@ -813,6 +813,7 @@ static void stage_connect(struct tester *t, struct stage *s)
 	check_expected(&s->r, "RESET->INIT->RTR->RTS on both hosts and a first message both ways");
 	t->q.mode = path_poll_mode(t->peer ? PQ_HYBRID : PQ_YIELD);
 	t->q.stop = &path_stop;
+	t->q.link_grace_ms = PQ_LINK_GRACE_MS;
 	rc = pq_open(&t->q, &t->q.local, t->size < 8192 ? 8192 : (t->size + 4095) & ~4095u, why, sizeof(why));
 	t->q_open = true;
 	if (!rc)
@@ -935,9 +936,9 @@ static void stage_latency(struct tester *t, struct stage *s)
 		check_measured(&s->r, "after %u of %u round trips: the time bound ran out while they still completed",
 			       n, iters);
 		too_slow_verdict(s);
-	} else if (rc == -ETIMEDOUT) {
-		check_measured(&s->r, "after %u of %u round trips: no answer in time; RC QP now %s", n, iters,
-			       pq_rc_state_str(&t->q));
+	} else if (rc == -ETIMEDOUT || rc == -ENETDOWN) {
+		check_measured(&s->r, "after %u of %u round trips: %s; RC QP now %s", n, iters,
+			       rc == -ENETDOWN ? pp_strerror(rc) : "no answer in time", pq_rc_state_str(&t->q));
 		no_answer_verdict(t, s, "round trips stopped");
 	} else if (rc) {
 		check_measured(&s->r, "after %u of %u round trips: %s", n, iters, rc == -ENOMEM ? "out of memory" :
@@ -1056,7 +1057,7 @@ static void bw_fail(struct tester *t, struct stage *s, const struct bw_run *b)
 	 * completion until retries run out: the closed control channel says why. */
 	if (b->err == -ETIMEDOUT && !stalled(b->last_ns))
 		too_slow_verdict(s);
-	else if (b->err == -ETIMEDOUT)
+	else if (b->err == -ETIMEDOUT || b->err == -ENETDOWN)
 		no_answer_verdict(t, s, "operations stopped completing");
 	else if (peer_gone(t))
 		check_verdict(&s->r, V_FAIL, "%s closed the session: its rdmadiag path serve died or was killed "

@@ -51,6 +51,7 @@ const char *pp_strerror(int err)
 	case -ETIMEDOUT: return "timed out waiting for the peer";
 	case -ECONNRESET: return "the peer closed the connection";
 	case -EINTR: return "interrupted";
+	case -ENETDOWN: return "no completion, and the link here stayed down past the QP's retries";
 	default: return strerror(-err);
 	}
 }

@@ -31,6 +31,10 @@ struct ibv_wc;
 #define PQ_SPIN_US 200		/* PQ_HYBRID: spin this long without a completion, then sleep */
 #define PQ_UD_GRH 40
 #define PQ_QKEY 0x11111111u
+/* The RC QP's retry budget is 7 tries (retry_cnt 6) of 1.07 s (timeout 18):
+ * a port down this long plus a margin will not bring an error completion
+ * any more (pq.link_grace_ms). */
+#define PQ_LINK_GRACE_MS 10000
 
 enum pq_poll_mode {
 	PQ_BUSY,	/* spin on the CQ: lowest latency */
@@ -83,6 +87,8 @@ struct pq {
 	unsigned spins;
 	uint64_t idle_since_us;	/* PQ_HYBRID: first empty poll since the last completion, 0 none */
 	bool armed;		/* PQ_EVENT/PQ_HYBRID: notification requested */
+	int64_t link_grace_ms;	/* > 0: waits end in -ENETDOWN once the port has been down this long */
+	int64_t link_checked_ms, link_down_since_ms;
 };
 
 int pq_open(struct pq *q, const struct pp_config *local, size_t region, char *what, size_t len);
@@ -105,7 +111,8 @@ static inline void pq_progress(struct pq *q)
 	q->idle_since_us = 0;
 }
 /* Waits until the CQ has completions or ctrl_fd (>= 0) is readable.
- * 1: poll the CQ, 2: ctrl_fd readable, -ETIMEDOUT, -EINTR (stop set). */
+ * 1: poll the CQ, 2: ctrl_fd readable, -ETIMEDOUT, -EINTR (stop set),
+ * -ENETDOWN (the port down for link_grace_ms). */
 int pq_wait(struct pq *q, int ctrl_fd, int64_t deadline_ms);
 /* Polls up to max completions, waiting until the deadline for at least one. */
 int pq_poll(struct pq *q, struct ibv_wc *wc, int max, int64_t deadline_ms);
