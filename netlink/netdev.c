@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include <errno.h>
+#include <net/if.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "netdev.h"
@@ -8,11 +10,12 @@
 
 int netdev_read(const char *name, struct netdev_info *out)
 {
-	char path[256];
+	char path[256], text[32];
 	uint64_t v;
 
 	memset(out, 0, sizeof(*out));
 	out->carrier = -1;
+	out->admin_up = -1;
 	if (!name[0] || strchr(name, '/') || strlen(name) > 32)
 		return -EINVAL;
 	snprintf(path, sizeof(path), "/sys/class/net/%s/mtu", name);
@@ -27,6 +30,9 @@ int netdev_read(const char *name, struct netdev_info *out)
 	/* reading carrier of a device that is down fails with EINVAL */
 	if (!fs_read_u64(path, &v))
 		out->carrier = v ? 1 : 0;
+	snprintf(path, sizeof(path), "/sys/class/net/%s/flags", name);
+	if (fs_read(path, text, sizeof(text)) > 0)
+		out->admin_up = strtoul(text, NULL, 0) & IFF_UP ? 1 : 0;
 	snprintf(path, sizeof(path), "/sys/class/net/%s/operstate", name);
 	if (fs_read(path, out->operstate, sizeof(out->operstate)) < 0)
 		snprintf(out->operstate, sizeof(out->operstate), "unknown");

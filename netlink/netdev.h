@@ -10,6 +10,7 @@ struct netdev_info {
 	unsigned mtu;
 	unsigned ifindex;
 	int carrier;		/* 1, 0, or -1 when unknown (device down) */
+	int admin_up;		/* IFF_UP of its flags: 1, 0, or -1 when unknown */
 	char operstate[16];	/* "up", "down", "unknown", ... */
 	char driver[64];	/* "" when none (virtual devices) */
 };
