@@ -2,7 +2,6 @@
 #include <errno.h>
 #include <net/if.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
 #include "netdev.h"
@@ -10,7 +9,7 @@
 
 int netdev_read(const char *name, struct netdev_info *out)
 {
-	char path[256], text[32];
+	char path[256];
 	uint64_t v;
 
 	memset(out, 0, sizeof(*out));
@@ -31,8 +30,8 @@ int netdev_read(const char *name, struct netdev_info *out)
 	if (!fs_read_u64(path, &v))
 		out->carrier = v ? 1 : 0;
 	snprintf(path, sizeof(path), "/sys/class/net/%s/flags", name);
-	if (fs_read(path, text, sizeof(text)) > 0)
-		out->admin_up = strtoul(text, NULL, 0) & IFF_UP ? 1 : 0;
+	if (!fs_read_u64(path, &v))	/* "0x1003": base 0 reads the hex */
+		out->admin_up = v & IFF_UP ? 1 : 0;
 	snprintf(path, sizeof(path), "/sys/class/net/%s/operstate", name);
 	if (fs_read(path, out->operstate, sizeof(out->operstate)) < 0)
 		snprintf(out->operstate, sizeof(out->operstate), "unknown");

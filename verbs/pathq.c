@@ -641,12 +641,12 @@ static int ctrl_ready(int fd)
  * most every 250 ms, as waits are short and many. */
 static bool link_gave_up(struct pq *q, int64_t now_ms)
 {
-	struct ibv_port_attr pa;
+	char state[16];
 
 	if (q->link_grace_ms <= 0 || now_ms - q->link_checked_ms < 250)
 		return false;
 	q->link_checked_ms = now_ms;
-	if (ibv_query_port(q->ctx, (uint8_t)q->local.port, &pa) || pa.state == IBV_PORT_ACTIVE) {
+	if (pq_port_active(q, state, sizeof(state))) {	/* a port it cannot query counts as up */
 		q->link_down_since_ms = 0;
 		return false;
 	}
