@@ -538,16 +538,16 @@ int pq_rc_connect(struct pq *q, const struct pp_config *peer, const struct pp_qp
 	q->path_mtu = mtu;
 	memset(&a, 0, sizeof(a));
 	a.qp_state = IBV_QPS_RTS;
-	a.timeout = 18;		/* 4.096 us * 2^18 = 1.07 s per try, as rdma_cm's default */
-	a.retry_cnt = 6;	/* rxe takes 7 for "retry forever": a dead peer must end in RETRY_EXC */
+	a.timeout = PQ_RC_TIMEOUT;
+	a.retry_cnt = PQ_RC_RETRY;
 	a.rnr_retry = 7;
 	a.sq_psn = q->psn;
 	a.max_rd_atomic = (uint8_t)q->rd_atom;
 	err = modify(q->rc, &a, IBV_QP_STATE | IBV_QP_TIMEOUT | IBV_QP_RETRY_CNT | IBV_QP_RNR_RETRY | IBV_QP_SQ_PSN |
 				 IBV_QP_MAX_QP_RD_ATOMIC, &q->t_rts_us);
 	if (err)
-		snprintf(what, len, "RC QP RTR->RTS failed: %s (attributes: timeout 18, retry 6, rnr retry 7, "
-			 "max_rd_atomic %u)", strerror(err), q->rd_atom);
+		snprintf(what, len, "RC QP RTR->RTS failed: %s (attributes: timeout %u, retry %u, rnr retry 7, "
+			 "max_rd_atomic %u)", strerror(err), PQ_RC_TIMEOUT, PQ_RC_RETRY, q->rd_atom);
 	return -err;
 }
 
@@ -632,6 +632,8 @@ static int ctrl_ready(int fd)
 
 	return fd >= 0 && poll(&p, 1, 0) > 0;
 }
+
+_Static_assert(PQ_LINK_GRACE_MS > PQ_RC_RETRY_BUDGET_MS, "the grace must outlast the QP's own retries");
 
 /* A wait for a receive never ends in an error completion: when the link goes
  * down after our send was acknowledged but before the peer's answer came, the

@@ -31,9 +31,12 @@ struct ibv_wc;
 #define PQ_SPIN_US 200		/* PQ_HYBRID: spin this long without a completion, then sleep */
 #define PQ_UD_GRH 40
 #define PQ_QKEY 0x11111111u
-/* The RC QP's retry budget is 7 tries (retry_cnt 6) of 1.07 s (timeout 18):
- * a port down this long plus a margin will not bring an error completion
- * any more (pq.link_grace_ms). */
+#define PQ_RC_TIMEOUT 18u	/* 4.096 us * 2^18 = 1.07 s per try, as rdma_cm's default */
+#define PQ_RC_RETRY 6u		/* rxe takes 7 for "retry forever": a dead peer must end in RETRY_EXC */
+/* How long the RC QP retries before RETRY_EXC: 7 tries of 1.07 s, 7.5 s. */
+#define PQ_RC_RETRY_BUDGET_MS ((4096LL << PQ_RC_TIMEOUT) * (PQ_RC_RETRY + 1) / 1000000)
+/* The retry budget and a margin: a port down this long will not bring an
+ * error completion any more (pq.link_grace_ms). */
 #define PQ_LINK_GRACE_MS 10000
 
 enum pq_poll_mode {
