@@ -770,6 +770,8 @@ static int system_check(struct cmd_ctx *ctx)
 
 	if (parse_args(ctx, &a))
 		return EXIT_USAGE;
+	/* report merge names the node by it, as for link check and path test */
+	out_set_host(local_host_name());
 	memset(&s, 0, sizeof(s));
 	s.args = &a;
 	s.ctx = ctx;

@@ -17,6 +17,9 @@ setup_file() {
 	"$GEN" "$GENDIR" 100 >"$BATS_FILE_TMPDIR/counts"
 	cp "$GENDIR/netlink/cmd10-dump-a1=1.bin" "$QPS/netlink/cmd10-dump-a1=0.bin"
 	cp -r "$GENDIR/fs/proc" "$QPS/fs/"
+	# the node's name, which -j reports carry as "host" for report merge
+	mkdir -p "$QPS/fs/proc/sys/kernel"
+	echo node17 >"$QPS/fs/proc/sys/kernel/hostname"
 }
 
 # count NAME: the generator's tally of NAME
@@ -56,8 +59,11 @@ sc() {
 	sys=$output
 	run --separate-stderr sc -j link check
 	assert_failure 1
-	[ "$(jq -c '.link_check | keys' <<<"$sys")" = "$(jq -c 'del(.schema, .errors) | keys' <<<"$output")" ]
-	[ "$(jq -c '.link_check' <<<"$sys")" = "$(jq -c 'del(.schema, .errors)' <<<"$output")" ]
+	# the host is the report's, once at the top, as in link check's own
+	[ "$(jq -r .host <<<"$output")" = node17 ]
+	[ "$(jq -r .host <<<"$sys")" = node17 ]
+	[ "$(jq -c '.link_check | keys' <<<"$sys")" = "$(jq -c 'del(.schema, .errors, .host) | keys' <<<"$output")" ]
+	[ "$(jq -c '.link_check' <<<"$sys")" = "$(jq -c 'del(.schema, .errors, .host)' <<<"$output")" ]
 	run --separate-stderr sc -j counter check --interval 0.05
 	assert_success
 	[ "$(jq -c '.counter_check | keys' <<<"$sys")" = "$(jq -c 'del(.schema, .errors) | keys' <<<"$output")" ]
@@ -162,7 +168,7 @@ sc() {
 	# the device layer is link check --skip with its own ids, key for key
 	run --separate-stderr sc -j link check --skip kernel.modules,netdev.present
 	assert_failure 1
-	[ "$(jq -c '.link_check' <<<"$sys")" = "$(jq -c 'del(.schema, .errors)' <<<"$output")" ]
+	[ "$(jq -c '.link_check' <<<"$sys")" = "$(jq -c 'del(.schema, .errors, .host)' <<<"$output")" ]
 	jq -e '[.link_check.checks[] | .id] | index("kernel.modules") == null and index("port.state") != null' <<<"$sys"
 	jq -e '[.qp_watch.checks[] | .id] | unique == ["qp.broken"]' <<<"$sys"
 	jq -e '[.counter_check.checks[] | .id] | (index("counter.retrans") == null and index("counter.rnr") != null)' <<<"$sys"
@@ -177,7 +183,7 @@ sc() {
 	assert_success
 	sys=$output
 	run --separate-stderr sc -j link check --only port.state
-	[ "$(jq -c '.link_check' <<<"$sys")" = "$(jq -c 'del(.schema, .errors)' <<<"$output")" ]
+	[ "$(jq -c '.link_check' <<<"$sys")" = "$(jq -c 'del(.schema, .errors, .host)' <<<"$output")" ]
 	jq -e '[.counter_check.checks[] | .id] | unique == ["counter.rnr"]' <<<"$sys"
 	jq -e '.qp_watch == null and [.layers[] | .verdict] == ["pass", "skip", "pass"]' <<<"$sys"
 	jq -e '.layers[1].note == "not run: --only leaves none of its checks"' <<<"$sys"
