@@ -23,6 +23,7 @@ static struct {
 	bool opened;		/* nl_require() succeeded (socket or replay) */
 	bool busy;		/* a request is streaming: callbacks must not nest */
 	bool kernel_err;	/* the error came in an NLMSG_ERROR, not from parsing */
+	bool no_recording;	/* replay: the recording has no reply for the request */
 	unsigned seq;
 	unsigned portid;
 	unsigned bad_attrs;
@@ -38,6 +39,11 @@ unsigned nl_bad_attrs(void)
 const char *nl_error_msg(void)
 {
 	return nl.err_msg;
+}
+
+bool nl_reply_not_recorded(void)
+{
+	return nl.no_recording;
 }
 
 /* ---- validation ---- */
@@ -430,7 +436,8 @@ static int run_replay(const struct nl_req *r, struct run_ctx *rc)
 	fixture_name(r, name, sizeof(name));
 	fp = source_open(name);
 	if (!fp) {
-		snprintf(nl.err_msg, sizeof(nl.err_msg), "fixture has no reply for this request (%s)", name);
+		snprintf(nl.err_msg, sizeof(nl.err_msg), "the recording has no reply for this request (%s)", name);
+		nl.no_recording = true;
 		return -ENOENT;
 	}
 	while (ret > MNL_CB_STOP) {
@@ -500,6 +507,7 @@ int nl_run(const struct nl_req *r, nl_msg_cb cb, void *data)
 	struct run_ctx rc = { .cb = cb, .data = data };
 
 	nl.err_msg[0] = '\0';
+	nl.no_recording = false;
 	if (!nl.opened) {
 		int e = nl_require();
 

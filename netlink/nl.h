@@ -54,6 +54,9 @@ void nl_req_str(struct nl_req *r, uint16_t type, const char *value);
  * error nl_error_msg() has the extended ACK text if the kernel sent one. */
 int nl_run(const struct nl_req *r, nl_msg_cb cb, void *data);
 const char *nl_error_msg(void);
+/* Replay: the last request failed (-ENOENT) because the recording holds no
+ * reply for it, i.e. it was recorded by another command, form or options. */
+bool nl_reply_not_recorded(void);
 
 /* Whether every message length in a received chunk lies within the chunk.
  * Checked before libmnl sees the bytes: mnl_nlmsg_ok() compares the length

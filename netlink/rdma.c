@@ -197,6 +197,11 @@ void rd_report_nl_error(const char *what, int err)
 			     "retry; check 'dmesg' for RDMA driver errors");
 	else if (err == -EPERM || err == -EACCES)
 		report_error(line, "this request needs privileges", "run as root (or with CAP_NET_ADMIN)");
+	else if (err == -ENOENT && nl_reply_not_recorded())
+		report_error(line, "this command, in this form or with these options, was not what was recorded",
+			     g_opts.snapshot ? "replay it in the form the snapshot ran it: see 'Snapshots' in rdmadiag-system(8)"
+					     : "replay the command the recording was made with, or record this one "
+					       "with 'rdmadiag --record DIR ...'");
 	else if (err == -EOPNOTSUPP)
 		report_error(line, "this kernel does not support the request", "use a newer kernel for this information");
 	else

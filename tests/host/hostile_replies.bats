@@ -83,7 +83,7 @@ every_command_survives() {
 	# rxe1 has no port reply in the fixture: a clear error, not a crash
 	survive truncated-attr counter show
 	[ "$status" -eq 4 ]
-	assert_equal "$(grep -c 'fixture has no reply' <<<"$stderr")" 1
+	assert_equal "$(grep -c 'the recording has no reply' <<<"$stderr")" 1
 }
 
 @test "hostile wrong-lengths: attributes of the wrong size are dropped with one warning" {

@@ -237,6 +237,17 @@ EOF
 	assert_no_leftovers
 }
 
+@test "lab snapshot: a command it holds, in a form it did not run (counter show qp), names the missing reply" {
+	run -4 --separate-stderr rd --snapshot "$SNAP/snapshot.tar" counter show qp
+	assert_equal "$output" ""
+	[[ $stderr == *"the recording has no reply for this request (netlink/"* ]]
+	[[ $stderr == *"cause: this command, in this form or with these options, was not what was recorded"* ]]
+	[[ $stderr == *"next:  replay it in the form the snapshot ran it: see 'Snapshots' in rdmadiag-system(8)"* ]]
+	# the plain form, as recorded, still replays
+	run -0 rd --snapshot "$SNAP/snapshot.tar" counter show
+	assert_no_leftovers
+}
+
 @test "system snapshot on this host (no RDMA): replays print exactly what the commands print live here" {
 	run rd -j system snapshot -o "$BATS_TEST_TMPDIR/h.tar" --interval 0.2
 	assert_success
