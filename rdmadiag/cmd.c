@@ -598,6 +598,12 @@ int cmd_dispatch(int argc, char **argv)
 
 	if (parse_action_args(&ctx, argc, argv))
 		return EXIT_USAGE;
+	/* An action whose synopsis names no words takes none: a stray word is a
+	 * typo or a misplaced argument, never something to run without. */
+	if (ctx.argc && !a->synopsis[0]) {
+		usage_error("%s %s takes no arguments, got '%s'", obj->name, a->name, ctx.argv[0]);
+		return EXIT_USAGE;
+	}
 
 	/* Set before out_begin(): a stream has no enclosing document. */
 	if (a->flags & OUTPUT_STREAM)

@@ -221,10 +221,6 @@ int path_serve(struct cmd_ctx *ctx)
 	static struct dev_port dp;
 	int rc;
 
-	if (ctx->argc) {
-		usage_error("path serve takes no arguments, got '%s'", ctx->argv[0]);
-		return EXIT_USAGE;
-	}
 	sv.port = ctx_opt_uint(ctx, "--port", PP_DEFAULT_PORT);
 	sv.max_sessions = ctx_opt_uint(ctx, "--max-sessions", 4);
 	sv.idle_ms = ctx_opt_uint(ctx, "--idle-timeout", 30) * 1000;
