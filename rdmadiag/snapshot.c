@@ -509,6 +509,37 @@ static void default_name(char *buf, size_t len)
 		 tm.tm_mon + 1, tm.tm_mday, tm.tm_hour, tm.tm_min, tm.tm_sec);
 }
 
+/* The snapshot replaces FILE by rename(): only a regular file, or nothing,
+ * may be there. A device (-o /dev/null) or a link would be replaced, not
+ * written to; a directory cannot be. */
+static bool target_refused(const char *file)
+{
+	char what[PATH_MAX + 64];
+	struct stat st;
+
+	snprintf(what, sizeof(what), "cannot write the snapshot to '%s'", file);
+	if (lstat(file, &st)) {
+		/* a new file: its directory must be there (found now, not after
+		 * the commands have run for seconds) */
+		char dir[PATH_MAX];
+		const char *slash = strrchr(file, '/');
+
+		snprintf(dir, sizeof(dir), "%.*s", slash ? (int)(slash - file) + 1 : 1, slash ? file : ".");
+		if (stat(dir, &st) == 0 && S_ISDIR(st.st_mode))
+			return false;
+		report_error(what, "its directory does not exist", "create it, or give another place: -o DIR/NAME.tar");
+		return true;
+	}
+	if (S_ISREG(st.st_mode))
+		return false;
+	report_error(what,
+		     S_ISDIR(st.st_mode) ? "it is a directory"
+		     : S_ISLNK(st.st_mode) ? "it is a symbolic link, which the snapshot would replace, not follow"
+					   : "it is a device or special file, which the snapshot would replace",
+		     "give the name of a new or regular file: -o DIR/NAME.tar");
+	return true;
+}
+
 int system_snapshot(struct cmd_ctx *ctx)
 {
 	const struct opt_value *out = ctx_opt(ctx, "--output");
@@ -523,6 +554,10 @@ int system_snapshot(struct cmd_ctx *ctx)
 		usage_error("system snapshot reads this host; it cannot run under --record, --replay or --snapshot");
 		return EXIT_USAGE;
 	}
+	if (out->set && ctx_opt(ctx, "-o")->set) {
+		usage_error("-o and --output are the same option: give the file once");
+		return EXIT_USAGE;
+	}
 	if (!out->set)
 		out = ctx_opt(ctx, "-o");
 	if (iv->set && iv->dbl < 0.1) {
@@ -533,6 +568,8 @@ int system_snapshot(struct cmd_ctx *ctx)
 		snprintf(file, sizeof(file), "%s", out->str);
 	else
 		default_name(file, sizeof(file));
+	if (target_refused(file))
+		return EXIT_USAGE;
 	if (make_work_dir(work, sizeof(work)))
 		return EXIT_RUNTIME;
 	/* Without --interval each command samples at its own default (counter

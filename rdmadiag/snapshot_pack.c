@@ -325,13 +325,38 @@ static void manifest_header(struct text *t, const char *host, time_t now, bool r
 	text_add(t, "redacted %s\n", redact ? "yes" : "no");
 }
 
-static int write_archive(const char *tmp, const char *manifest, size_t mlen, const struct members *ms, time_t now)
+/* A new file beside FILE, created by us alone (mkstemp: O_EXCL, so a link
+ * or a file planted at a predictable FILE.tmp is never written through);
+ * the mode a plain fopen would have given. */
+static FILE *open_temp_beside(const char *file, char *tmp, size_t len)
 {
-	FILE *fp = fopen(tmp, "wb");
+	mode_t mask = umask(0);
+	FILE *fp;
+	int fd;
+
+	umask(mask);
+	if ((size_t)snprintf(tmp, len, "%s.XXXXXX", file) >= len) {
+		errno = ENAMETOOLONG;
+		return NULL;
+	}
+	fd = mkstemp(tmp);
+	if (fd < 0)
+		return NULL;
+	if (fchmod(fd, 0666 & ~mask) || !(fp = fdopen(fd, "wb"))) {
+		int e = errno;
+
+		close(fd);
+		unlink(tmp);
+		errno = e;
+		return NULL;
+	}
+	return fp;
+}
+
+static int write_archive(FILE *fp, const char *manifest, size_t mlen, const struct members *ms, time_t now)
+{
 	int err = 0;
 
-	if (!fp)
-		return -errno;
 	err = tar_add(fp, "MANIFEST", manifest, mlen, now);
 	for (int i = 0; !err && i < ms->n; i++)
 		err = tar_add(fp, ms->m[i].path, ms->m[i].data, ms->m[i].len, now);
@@ -391,11 +416,12 @@ int snap_pack(const char *work, const char *file, const char *commands, bool red
 		for (int i = 0; r && i < ms.n; i++)
 			ms.m[i].len = redact_apply(r, ms.m[i].path, &ms.m[i].data, ms.m[i].len);
 		build_manifest(&t, &ms, commands, redact, r, now);
-		snprintf(tmp, sizeof(tmp), "%s.tmp", file);
-		err = t.s ? write_archive(tmp, t.s, t.len, &ms, now) : -ENOMEM;
+		FILE *fp = t.s ? open_temp_beside(file, tmp, sizeof(tmp)) : NULL;
+
+		err = !t.s ? -ENOMEM : !fp ? -errno : write_archive(fp, t.s, t.len, &ms, now);
 		if (!err && rename(tmp, file))
 			err = -errno;
-		if (err)
+		if (err && fp)
 			unlink(tmp);
 	}
 	if (err)

@@ -270,10 +270,44 @@ EOF
 @test "system snapshot: bad options and an unwritable output are refused clearly" {
 	run -2 rd system snapshot --interval 0.01 -o "$BATS_TEST_TMPDIR/x.tar"
 	assert_output --partial "too short"
-	run -4 rd system snapshot -o /nonexistent/dir/x.tar --interval 0.1
-	assert_output --partial "cannot write the snapshot '/nonexistent/dir/x.tar'"
+	run -2 rd system snapshot -o /nonexistent/dir/x.tar --interval 0.1
+	assert_output --partial "cannot write the snapshot to '/nonexistent/dir/x.tar'"
+	assert_output --partial "cause: its directory does not exist"
 	assert_output --partial "next:"
+	run -2 rd system snapshot extra -o "$BATS_TEST_TMPDIR/x.tar"
+	assert_output "rdmadiag: system snapshot takes no arguments, got 'extra'"
+	run -2 rd system snapshot -o "$BATS_TEST_TMPDIR/a.tar" --output "$BATS_TEST_TMPDIR/b.tar"
+	assert_output --partial "give the file once"
+	[ ! -e "$BATS_TEST_TMPDIR/x.tar" ] && [ ! -e "$BATS_TEST_TMPDIR/a.tar" ] && [ ! -e "$BATS_TEST_TMPDIR/b.tar" ]
 	RDMADIAG_REPLAY=$FIXTURES/lab-rxe run -2 rd system snapshot -o "$BATS_TEST_TMPDIR/x.tar"
 	assert_output --partial "cannot run under --record, --replay or --snapshot"
+	assert_no_leftovers
+}
+
+@test "system snapshot -o: never writes through a link or over a device; a planted FILE.tmp is left alone" {
+	d=$BATS_TEST_TMPDIR
+	echo precious >"$d/victim"
+	# the target itself a link, a device, a directory: refused before anything runs
+	ln -s "$d/victim" "$d/link.tar"
+	run -2 rd system snapshot -o "$d/link.tar"
+	assert_output --partial "cause: it is a symbolic link"
+	mkfifo "$d/fifo.tar"
+	run -2 rd system snapshot -o "$d/fifo.tar"
+	assert_output --partial "cause: it is a device or special file"
+	[ -p "$d/fifo.tar" ]
+	run -2 rd system snapshot -o "$d"
+	assert_output --partial "cause: it is a directory"
+	# a link planted where the old code put its temporary file
+	ln -s "$d/victim" "$d/new.tar.tmp"
+	run -0 rd system snapshot -o "$d/new.tar" --interval 0.1
+	[ "$(cat "$d/victim")" = precious ]
+	[ -L "$d/new.tar.tmp" ]
+	tar -tf "$d/new.tar" | grep -qx MANIFEST
+	# no temporary file is left beside it
+	[ "$(find "$d" -name 'new.tar.*' ! -name new.tar.tmp | wc -l)" -eq 0 ]
+	# an existing regular file is replaced, as tar -f does
+	echo old >"$d/old.tar"
+	run -0 rd system snapshot -o "$d/old.tar" --interval 0.1
+	tar -tf "$d/old.tar" | grep -qx MANIFEST
 	assert_no_leftovers
 }
