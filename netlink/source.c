@@ -265,24 +265,45 @@ static void write_meta(void)
 	source_save("meta", buf, strlen(buf), false);
 }
 
+/* Why DIR cannot be replayed, or NULL. A recording holds netlink/ (replies)
+ * or fs/ (files): any other directory is a wrong path, not a host without
+ * RDMA, and would otherwise fail on its first read with a misleading cause. */
+static const char *replay_dir_unusable(const char *dir)
+{
+	char sub[PATH_MAX];
+	struct stat st;
+
+	if (stat(dir, &st))
+		return strerror(errno);
+	if (!S_ISDIR(st.st_mode))
+		return "not a directory";
+	snprintf(sub, sizeof(sub), "%s/netlink", dir);
+	if (stat(sub, &st) == 0 && S_ISDIR(st.st_mode))
+		return NULL;
+	snprintf(sub, sizeof(sub), "%s/fs", dir);
+	if (stat(sub, &st) == 0 && S_ISDIR(st.st_mode))
+		return NULL;
+	return "not a recording (it has neither netlink/ nor fs/)";
+}
+
 int source_init(const char *record_dir, const char *replay_dir)
 {
 	const char *dir = replay_dir ? replay_dir : record_dir;
-	struct stat st;
 
 	if (!dir)
 		return 0;
 	if (strlen(dir) >= sizeof(src.dir) - 256) {
-		report_error("fixture directory path is too long", NULL, "use a shorter path");
+		report_error("the recording directory's path is too long", NULL, "use a shorter path for --record or --replay");
 		return -1;
 	}
 	strcpy(src.dir, dir);
 	if (replay_dir) {
-		if (stat(dir, &st) || !S_ISDIR(st.st_mode)) {
+		const char *why = replay_dir_unusable(dir);
+
+		if (why) {
 			char what[PATH_MAX + 64];
 
-			snprintf(what, sizeof(what), "cannot replay '%s': %s", dir,
-				 errno ? strerror(errno) : "not a directory");
+			snprintf(what, sizeof(what), "cannot replay '%s': %s", dir, why);
 			report_error(what, "--replay and RDMADIAG_REPLAY name a fixture directory made by --record",
 				     "check the path, or record one with: rdmadiag --record DIR COMMAND");
 			return -1;

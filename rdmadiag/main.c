@@ -190,6 +190,12 @@ int main(int argc, char **argv)
 			return rc;
 	} else if (!g_opts.replay_dir) {
 		g_opts.replay_dir = getenv("RDMADIAG_REPLAY");
+		/* as --record with --replay: one would be silently ignored */
+		if (g_opts.replay_dir && g_opts.record_dir) {
+			usage_error("--record cannot be used while RDMADIAG_REPLAY is set (%s): unset it to record this host",
+				    g_opts.replay_dir);
+			return EXIT_USAGE;
+		}
 	}
 	if (!g_opts.record_dir && !g_opts.replay_dir)
 		g_opts.record_dir = getenv("RDMADIAG_RECORD");

@@ -3,6 +3,7 @@
 # every command prints exactly what it printed live on the lab's kernel.
 
 load helpers
+bats_require_minimum_version 1.5.0
 
 # Runs expected/N.cmd against fixture $1 and compares with expected/N.out.
 replay_matches() {
@@ -76,6 +77,22 @@ exit $?"
 	assert_output --partial 'the recording has no reply for this request (netlink/cmd1-dump.bin)'
 	assert_output --partial 'cause: this command, in this form or with these options, was not what was recorded'
 	assert_output --partial "next:  replay the command the recording was made with, or record this one with 'rdmadiag --record DIR ...'"
+}
+
+@test "--replay of a file or of a directory that is no recording says which, before any read" {
+	run -3 --separate-stderr rd --replay /etc/passwd dev show
+	[[ $stderr == "rdmadiag: cannot replay '/etc/passwd': not a directory"* ]]
+	mkdir "$BATS_TEST_TMPDIR/empty"
+	run -3 --separate-stderr rd --replay "$BATS_TEST_TMPDIR/empty" dev show
+	[[ $stderr == *"cannot replay '$BATS_TEST_TMPDIR/empty': not a recording (it has neither netlink/ nor fs/)"* ]]
+	[[ $stderr == *"next:  check the path, or record one with: rdmadiag --record DIR COMMAND"* ]]
+	assert_equal "$output" ""
+}
+
+@test "--record while RDMADIAG_REPLAY is set is a usage error, and records nothing" {
+	RDMADIAG_REPLAY=$FIXTURES/lab-rxe run -2 rd --record "$BATS_TEST_TMPDIR/rec" dev show
+	assert_output --partial "--record cannot be used while RDMADIAG_REPLAY is set"
+	[ ! -e "$BATS_TEST_TMPDIR/rec" ]
 }
 
 @test "--record and --replay together are a usage error" {
