@@ -79,6 +79,13 @@ int peers_read_file(struct peer_list *pl, const char *file)
 			rc = peers_add(pl, addr, where);
 		}
 	}
+	if (!rc && ferror(fp)) {	/* a directory, an I/O error: not an empty list */
+		char what[300];
+
+		snprintf(what, sizeof(what), "cannot read the peer list %s: %s", file, strerror(errno));
+		report_error(what, NULL, "give --peers a file with one peer IP address per line");
+		rc = -1;
+	}
 	if (fp != stdin)
 		fclose(fp);
 	if (!rc && pl->n == before) {

@@ -337,8 +337,16 @@ int snapshot_replay_begin(const char *file, int argc, char **argv, const char **
 	FILE *fp = fopen(file, "rb");
 	int rc = EXIT_HOST;
 
+	struct stat st;
+
 	if (!fp) {
 		snapshot_refused(file, strerror(errno), "check the path given to --snapshot");
+		return EXIT_HOST;
+	}
+	if (fstat(fileno(fp), &st) == 0 && S_ISDIR(st.st_mode)) {
+		/* fopen() takes a directory; its first read fails as if truncated */
+		snapshot_refused(file, "it is a directory", "give --snapshot the .tar file that system snapshot wrote");
+		fclose(fp);
 		return EXIT_HOST;
 	}
 	if (read_manifest(file, fp, &m) == 0 && make_work_dir(replay_root, sizeof(replay_root)) == 0) {

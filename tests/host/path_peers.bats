@@ -29,6 +29,10 @@ setup() {
 	run rd path test --peers "$BATS_TEST_TMPDIR/missing"
 	assert_failure 2
 	assert_output --partial "cannot read the peer list $BATS_TEST_TMPDIR/missing"
+	# a directory opens, then fails to read: an error, not an empty list
+	run rd path test --peers "$BATS_TEST_TMPDIR"
+	assert_failure 2
+	assert_output --partial "cannot read the peer list $BATS_TEST_TMPDIR: Is a directory"
 }
 
 @test "peer words: each address needs 'peer', loopback does not mix" {

@@ -231,6 +231,8 @@ EOF
 	assert_output --partial "cannot take one"
 	run -3 rd --snapshot "$BATS_TEST_TMPDIR/missing.tar" dev show
 	assert_output --partial "cannot use snapshot '$BATS_TEST_TMPDIR/missing.tar': No such file or directory"
+	run -3 rd --snapshot "$BATS_TEST_TMPDIR" dev show
+	assert_output --partial "cannot use snapshot '$BATS_TEST_TMPDIR': it is a directory"
 	# prefixes and hidden aliases pick the same recording
 	run -3 rd --snapshot "$H" -j d sh
 	assert_output "$(rd -j dev show 2>&1)"
