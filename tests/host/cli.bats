@@ -2,6 +2,7 @@
 # The command line on a host without RDMA: help, prefixes, usage errors, exit codes.
 
 load helpers
+bats_require_minimum_version 1.5.0
 
 @test "-V prints the version and exits 0" {
 	run rd -V
@@ -93,6 +94,22 @@ load helpers
 	run --separate-stderr rd -j dev show
 	assert_failure 3
 	echo "$output" | jq -e '.schema == 1 and (.errors[0] | test("no RDMA support"))'
+}
+
+@test "every netlink command on a host without RDMA: exit 3, the cause told once, -j errors the same" {
+	host_has_rdma && skip "this host has RDMA"
+	for cmd in "dev show" "dev monitor --count 1" "link show" "gid show" "qp show" "qp watch --count 1" \
+		"cm show" "res show" "counter show" "counter watch --count 1"; do
+		# shellcheck disable=SC2086
+		run --separate-stderr rd $cmd
+		[ "$status" -eq 3 ] || { echo "$cmd: exit $status"; false; }
+		[ "$(grep -c 'cannot open an RDMA netlink socket' <<<"$stderr")" -eq 1 ] || { echo "$cmd: $stderr"; false; }
+		# shellcheck disable=SC2086
+		run --separate-stderr rd -j $cmd
+		[ "$status" -eq 3 ] || { echo "-j $cmd: exit $status"; false; }
+		jq -se 'map(.errors // []) | add | length == 1 and (.[0] | test("no RDMA support"))' <<<"$output" ||
+			{ echo "-j $cmd: $output"; false; }
+	done
 }
 
 @test "l s is link show (prefixes of object and action)" {
