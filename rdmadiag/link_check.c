@@ -207,6 +207,26 @@ static bool port_applies(const struct lc_check *c, const struct lc_port *p)
 	return c->applies == LC_ANY || (c->applies == LC_IB) == p->lp.is_ib;
 }
 
+/* A port check of the other link layer that the user asked for by name
+ * (--only) or through its --expect option: said to be skipped, and why,
+ * rather than left out, which would read as nothing wrong. */
+static bool asked_for(const struct cmd_ctx *ctx, const struct lc_check *c)
+{
+	const struct opt_value *only = ctx_opt(ctx, "--only");
+
+	return (only->set && in_list(only->str, c->id)) || (c->judges_opt && ctx_opt(ctx, c->judges_opt)->set);
+}
+
+static void run_other_layer(const struct lc_check *c, const struct lc_port *p, struct check_summary *sum)
+{
+	struct check_result r;
+
+	check_init(&r, c->id, p->subject);
+	check_measured(&r, "%s port: this check is for %s ports", p->lp.is_ib ? "an InfiniBand" : "a RoCE (Ethernet)",
+		       c->applies == LC_ETH ? "RoCE (Ethernet)" : "InfiniBand");
+	emit(&r, sum);
+}
+
 static void run_checks(const struct lc_env *env, struct check_summary *sum)
 {
 	for (const struct lc_check *c = lc_checks; c->id; c++) {
@@ -221,6 +241,8 @@ static void run_checks(const struct lc_env *env, struct check_summary *sum)
 			for (int i = 0; i < env->nport; i++)
 				if (port_applies(c, &env->ports[i]))
 					run_one(env, c, &env->ports[i], env->ports[i].subject, sum);
+				else if (asked_for(env->ctx, c))
+					run_other_layer(c, &env->ports[i], sum);
 		}
 	}
 }

@@ -54,6 +54,7 @@ struct lc_check {
 	const char *needs_opt;		/* run only when this option is given */
 	/* subject: NULL (host), struct lc_dev * or struct lc_port * */
 	void (*run)(const struct lc_env *env, const void *subject, struct check_result *r);
+	const char *judges_opt;		/* the --expect option it compares with, if any */
 };
 
 extern const struct lc_check lc_checks[];	/* terminated by { .id = NULL } */

@@ -82,6 +82,23 @@ verdict() { # verdict JSON ID SUBJECT -> the verdict token
 	[ "$(verdict "$output" gid.usable mlx5_0/1)" = pass ]
 }
 
+@test "a check of the other link layer asked for (--only, --expect-mtu) is skipped with the reason, not left out" {
+	run --separate-stderr lc "$IB" --only netdev.mtu,port.mtu
+	assert_success
+	echo "$output" | jq -e '[.checks[] | [.id, .verdict, .measured]] == [
+		["netdev.mtu", "skip", "an InfiniBand port: this check is for RoCE (Ethernet) ports"],
+		["port.mtu", "skip", "an InfiniBand port: this check is for RoCE (Ethernet) ports"]]
+		and .summary.skip == 2 and .summary.pass == 0'
+	run --separate-stderr lc "$IB" --expect-mtu 4096
+	[ "$(verdict "$output" netdev.mtu mlx5_0/1)" = skip ]
+	echo "$output" | jq -e '[.checks[] | select(.id == "port.mtu" or .id == "netdev.up")] | length == 0'
+	# and the other way round: InfiniBand checks named on a RoCE port
+	run --separate-stderr lc "$FIXTURES/lab-rxe" --only port.lid
+	assert_success
+	echo "$output" | jq -e '.checks == [{"verdict": "skip", "id": "port.lid", "subject": "rxe0/1",
+		"measured": "a RoCE (Ethernet) port: this check is for InfiniBand ports", "expected": ""}]'
+}
+
 @test "JSON has schema, checks with verdict/id/subject/measured/expected and a summary that adds up" {
 	run --separate-stderr lc "$MLX"
 	echo "$output" | jq -e '.schema == 1 and (.checks | length > 20)'
