@@ -294,7 +294,7 @@ static void chk_port_sm(const struct lc_env *env, const void *s, struct check_re
 static void chk_port_rate(const struct lc_env *env, const void *s, struct check_result *r)
 {
 	const struct lc_port *p = port_of(s);
-	unsigned long long want = uopt_num(env, "--expect-rate");
+	double want = ctx_opt(env->ctx, "--expect-rate")->dbl;
 	bool have_want = ctx_opt(env->ctx, "--expect-rate")->set;
 	const char *w = vb_width_str(p->lp.vb.active_width), *sp = vb_speed_str(p->lp.vb.active_speed);
 
@@ -307,11 +307,12 @@ static void chk_port_rate(const struct lc_env *env, const void *s, struct check_
 		check_verdict(r, V_PASS, NULL);
 		return;
 	}
-	check_expected(r, "%llu Gb/s", want);
-	if (p->lp.rate_gbps + 0.5 >= (double)want)
+	check_expected(r, "%g Gb/s", want);
+	/* nominal rates (lanes x 2.5, 5, 10, 14, 25 ... Gb/s): no slack needed */
+	if (p->lp.rate_gbps + 1e-9 >= want)
 		check_verdict(r, V_PASS, NULL);
 	else
-		check_verdict(r, V_FAIL, "the port trained below %llu Gb/s: check the cable and transceiver, and the "
+		check_verdict(r, V_FAIL, "the port trained below %g Gb/s: check the cable and transceiver, and the "
 					 "switch port speed%s%s",
 			      want, p->lp.nl.ndev_name[0] ? " (ethtool " : "",
 			      p->lp.nl.ndev_name[0] ? p->lp.nl.ndev_name : "");

@@ -165,6 +165,13 @@ verdict() { # verdict JSON ID SUBJECT -> the verdict token
 		--expect-rate 100 --expect-devices 2 --expect-link-layer ethernet
 	assert_success
 	echo "$output" | jq -e '(.checks | length) == 5 and all(.checks[]; .verdict == "pass")'
+	# a rate of a fraction (SDR 1X is 2.5 Gb/s), compared exactly: 2.5 passes, 3 does not
+	run --separate-stderr lc "$FIXTURES/lab-rxe" --only port.rate --expect-rate 2.5
+	assert_success
+	echo "$output" | jq -e '.checks[0] | .measured == "2.5 Gb/s (1X SDR)" and .verdict == "pass"'
+	run --separate-stderr lc "$FIXTURES/lab-rxe" --only port.rate --expect-rate 3
+	assert_failure 1
+	echo "$output" | jq -e '.checks[0] | .expected == "3 Gb/s" and .verdict == "fail"'
 }
 
 @test "expectation checks do not run without their option" {
