@@ -296,7 +296,7 @@ static void print_mode(struct devwatch *dw, const char *why)
 	out_flush();
 }
 
-int devwatch_start(struct devwatch *dw, const char *only, double t0, double (*clock)(void))
+int devwatch_start(struct devwatch *dw, const char *only, bool wait_for_it, double t0, double (*clock)(void))
 {
 	char why[160];
 	struct devlist l;
@@ -316,6 +316,12 @@ int devwatch_start(struct devwatch *dw, const char *only, double t0, double (*cl
 	dw->mode = mon_open(why, sizeof(why));
 	print_mode(dw, why);
 	err = rd_dev_each(only, collect, &l);
+	if (err == -ENODEV && only && wait_for_it) {
+		fprintf(stderr, "rdmadiag: no RDMA device named '%s' yet: waiting for it to be added "
+				"('rdmadiag dev show' lists the devices here)\n", only);
+		l.n = 0;
+		err = 0;
+	}
 	if (err)
 		return report_dev_error(only, err);
 	keep(dw, &l);
@@ -358,7 +364,7 @@ int devwatch_follow(const char *only, double interval, unsigned long count)
 
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
-	rc = devwatch_start(&dw, only, devwatch_clock(), devwatch_clock);
+	rc = devwatch_start(&dw, only, true, devwatch_clock(), devwatch_clock);
 	while (!rc && !follow_stop) {
 		rc = devwatch_refresh(&dw);
 		if (rc || (count && ++rounds >= count))

@@ -515,7 +515,7 @@ static int qp_watch(struct cmd_ctx *ctx)
 		return rc;
 	stop_signals_catch(on_sigint);
 	w.t0 = w.last_change = now_sec();
-	rc = devwatch_start(&dw, q.has_dev ? q.sel.dev : NULL, w.t0, now_sec);
+	rc = devwatch_start(&dw, q.has_dev ? q.sel.dev : NULL, false, w.t0, now_sec);
 	while (!rc && !stop_requested) {
 		unsigned dev_changes;
 

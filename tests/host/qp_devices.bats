@@ -4,6 +4,7 @@
 # the lab kernel 6.1 sends no monitor events), and the polling fallback.
 
 load helpers
+bats_require_minimum_version 1.5.0
 
 # watch FIXTURE ARGS...: qp watch -j on the fixture, one JSON object per line
 watch_json() {
@@ -158,8 +159,18 @@ EOF
 	[ "${#lines[@]}" -eq 5 ]
 }
 
-@test "dev monitor: a named device must exist; bad arguments are usage errors" {
-	run rd --replay "$FIXTURES/monitor-poll" dev monitor rxe7 --count 1
+@test "dev monitor: a named device not there yet is waited for, its addition reported; bad arguments are usage errors" {
+	run --separate-stderr rd --replay "$FIXTURES/monitor-poll" dev monitor rxe7 --count 1
+	assert_success
+	assert_equal "$stderr" "rdmadiag: no RDMA device named 'rxe7' yet: waiting for it to be added ('rdmadiag dev show' lists the devices here)"
+	[ -z "$output" ]
+	# rxe1 is added during the recording: reported as it comes, and only what is rxe1's
+	run --separate-stderr rd --replay "$FIXTURES/monitor-events" dev monitor rxe1 --count 3
+	assert_success
+	assert_line --index 0 --regexp '^dev_added: time [0-9.]+ dev rxe1$'
+	refute_output --partial 'rxe0'
+	# qp watch of a device that is not there is still an error: it has no QPs to wait for
+	run rd --replay "$FIXTURES/monitor-poll" qp watch rxe7 --count 1
 	assert_failure 3
 	assert_output --partial "no RDMA device named 'rxe7'"
 	run rd --replay "$FIXTURES/monitor-poll" -j dev monitor rxe0 --count 5 --interval 0
