@@ -871,6 +871,26 @@ static void chk_expect_link_layer(const struct lc_env *env, const void *s, struc
 			      have, !strcmp(want, "ethernet") ? "2" : "1");
 }
 
+/* Why a port has no routable GID of type t: the link layer, a device that
+ * makes only the other RoCE version, or a netdev without an IP. */
+static const char *gid_type_missing_hint(const struct lc_port *p, enum gid_type t)
+{
+	bool other_roce = false;
+
+	if (t == GID_TYPE_IB)
+		return p->lp.is_ib ? "the port lists no IB GID: check the port with rdmadiag gid show"
+				   : "a RoCE (Ethernet) port has RoCE GIDs, not IB GIDs";
+	if (p->lp.is_ib)
+		return "an InfiniBand port has IB GIDs only: RoCE needs an Ethernet port";
+	for (unsigned i = 0; i < p->gids.n; i++)
+		other_roce |= p->gids.e[i].type != t && p->gids.e[i].type != GID_TYPE_IB && !p->gids.e[i].link_local;
+	if (other_roce)
+		return t == GID_TYPE_ROCE_V1 ? "the device makes RoCE v2 GIDs only for its IPs (Soft-RoCE does): use v2"
+					     : "the device makes RoCE v1 GIDs only for its IPs: check its RoCE mode "
+					       "(driver or firmware setting)";
+	return "give the netdev an IP address; RoCE v1/v2 GIDs follow the IPs of the netdev";
+}
+
 static void chk_expect_gid_type(const struct lc_env *env, const void *s, struct check_result *r)
 {
 	const struct lc_port *p = port_of(s);
@@ -883,15 +903,15 @@ static void chk_expect_gid_type(const struct lc_env *env, const void *s, struct 
 	for (unsigned i = 0; i < p->gids.n && !found; i++)
 		if (p->gids.e[i].type == t && (t == GID_TYPE_IB || !p->gids.e[i].link_local))
 			found = &p->gids.e[i];
-	check_expected(r, "a %s GID%s", gid_type_text(t), t == GID_TYPE_IB ? "" : " with a routable IP");
+	check_expected(r, "%s %s GID%s", t == GID_TYPE_IB ? "an" : "a", gid_type_text(t),
+		       t == GID_TYPE_IB ? "" : " with a routable IP");
 	if (found) {
 		check_measured(r, "index %u (%s%s%s)", found->index, gid_type_text(t), found->ip[0] ? ", " : "",
 			       found->ip);
 		check_verdict(r, V_PASS, NULL);
 	} else {
 		check_measured(r, "no %s GID", gid_type_text(t));
-		check_verdict(r, V_FAIL, "%s", t == GID_TYPE_IB ? "this is not an InfiniBand port"
-					   : "give the netdev an IP address; RoCE v1/v2 GIDs follow the IPs of the netdev");
+		check_verdict(r, V_FAIL, "%s", gid_type_missing_hint(p, t));
 	}
 }
 

@@ -174,6 +174,19 @@ verdict() { # verdict JSON ID SUBJECT -> the verdict token
 	echo "$output" | jq -e '.checks[0] | .expected == "3 Gb/s" and .verdict == "fail"'
 }
 
+@test "--expect-gid-type: the hint names why the type is missing (link layer, the other RoCE version)" {
+	snap=$FIXTURES/snapshot-lab/snapshot.tar
+	# Soft-RoCE makes RoCE v2 GIDs only
+	run --separate-stderr rd --snapshot "$snap" -j link check --expect-gid-type roce_v1
+	echo "$output" | jq -e '.checks[] | select(.id == "expect.gid_type") | .verdict == "fail"
+		and .hint == "the device makes RoCE v2 GIDs only for its IPs (Soft-RoCE does): use v2"'
+	run --separate-stderr rd --snapshot "$snap" -j link check --expect-gid-type ib
+	echo "$output" | jq -e '.checks[] | select(.id == "expect.gid_type") | .expected == "an IB GID"
+		and .hint == "a RoCE (Ethernet) port has RoCE GIDs, not IB GIDs"'
+	run --separate-stderr lc "$IB" --only expect.gid_type --expect-gid-type roce_v2
+	echo "$output" | jq -e '.checks[0].hint == "an InfiniBand port has IB GIDs only: RoCE needs an Ethernet port"'
+}
+
 @test "expectation checks do not run without their option" {
 	run --separate-stderr lc "$MLX"
 	echo "$output" | jq -e '[.checks[] | select(.id | startswith("expect."))] | length == 0'
