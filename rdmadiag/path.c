@@ -31,6 +31,7 @@
 #include <unistd.h>
 
 #include "../netlink/netdev.h"
+#include "../netlink/source.h"
 #include "../verbs/pathproto.h"
 #include "../verbs/pathq.h"
 #include "../verbs/pathsrv.h"
@@ -2010,6 +2011,13 @@ static int path_test(struct cmd_ctx *ctx)
 	int rc;
 
 	if (parse_target(ctx, &t, &pl, &many) || parse_test_opts(ctx, &t)) {
+		peers_free(&pl);
+		return EXIT_USAGE;
+	}
+	/* its stages send traffic through this host's devices: a recording of
+	 * another host's kernel cannot stand in for them (as system check peer) */
+	if (source_replaying()) {
+		usage_error("path test sends live traffic and cannot run from a replay or snapshot; run it on the host");
 		peers_free(&pl);
 		return EXIT_USAGE;
 	}
