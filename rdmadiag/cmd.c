@@ -215,8 +215,9 @@ static void print_opt_help(const struct cmd_opt *opt)
 
 static void print_action_usage(const struct object *obj, const struct action *a, bool with_opts)
 {
-	printf("Usage: rdmadiag %s %s%s%s", obj->name, a->name, a->synopsis ? " " : "",
-	       a->synopsis ? a->synopsis : "");
+	bool words = a->synopsis && a->synopsis[0];
+
+	printf("Usage: rdmadiag %s %s%s%s", obj->name, a->name, words ? " " : "", words ? a->synopsis : "");
 	if (a->opts && a->opts[0].name)
 		printf(" [OPTIONS]");
 	printf("\n    %s\n", a->summary);
@@ -600,7 +601,7 @@ int cmd_dispatch(int argc, char **argv)
 		return EXIT_USAGE;
 	/* An action whose synopsis names no words takes none: a stray word is a
 	 * typo or a misplaced argument, never something to run without. */
-	if (ctx.argc && !a->synopsis[0]) {
+	if (ctx.argc && (!a->synopsis || !a->synopsis[0])) {
 		usage_error("%s %s takes no arguments, got '%s'", obj->name, a->name, ctx.argv[0]);
 		return EXIT_USAGE;
 	}
