@@ -1588,7 +1588,7 @@ static int parse_double_opt(const struct cmd_ctx *ctx, const char *name, double 
 	if (!v || !v->set)
 		return 0;
 	if (parse_decimal(v->str, 0, max, out) || !(*out > 0)) {
-		usage_error("%s: '%s' is not a positive number up to %g (as in 12.5)", name, v->str, max);
+		usage_error("%s: '%s' is not a positive number up to %.0f (as in 12.5)", name, v->str, max);
 		return -1;
 	}
 	return 0;
@@ -2044,7 +2044,7 @@ static const struct cmd_opt test_opts[] = {
 	{ "--dev", OPT_STR, "DEV[/PORT]", "local RDMA device and port (default: the route's)", NULL, 0, 0,
 	  COMPLETE_DEV_PORT },
 	OPT_GID,
-	{ "--tests", OPT_LIST, "LIST", "stages to run: rc,lat,write,read,send,ud,mtu,counters (default all)",
+	{ "--tests", OPT_LIST, "LIST", "stages to run (default all)",
 	  test_choices, 0, 0, 0 },
 	{ "--size", OPT_UINT, "BYTES", "message size of the bandwidth tests (default 65536)", NULL, 1, PP_MAX_SIZE, 0 },
 	{ "--lat-size", OPT_UINT, "BYTES", "message size of the latency test (default 8)", NULL, 1, 4096, 0 },
