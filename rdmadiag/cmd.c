@@ -186,8 +186,10 @@ void print_top_help(void)
 	       "where  OBJECT := { ");
 	list_objects(stdout, NULL, NULL);
 	printf(" }\n"
-	       "       OPTIONS := { -j[son] | -p[retty] | -d[etails] | -V[ersion] | -h[elp] |\n"
-	       "                    --color {auto|always|never} | --record DIR | --replay DIR }\n\n"
+	       "       OPTIONS := { -j, --json | -p, --pretty | -d, --details | -V, --version |\n"
+	       "                    -h, --help | --color [auto|always|never] |\n"
+	       "                    --record DIR | --replay DIR | --snapshot FILE }\n"
+	       "                  (short options combine: -jd is -j -d)\n\n"
 	       "Objects:\n");
 	for (int i = 0; all_objects[i]; i++)
 		printf("  %-9s %s\n", all_objects[i]->name, all_objects[i]->summary);
