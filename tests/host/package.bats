@@ -28,6 +28,9 @@ installed_files() {
 	assert_output --partial 'rdmadiag '
 	run bash -c 'MANWIDTH=80 man -l "$1" 2>&1 | head -5' _ "$root/usr/share/man/man8/rdmadiag.8"
 	assert_output --regexp 'rdmadiag +- tell whether'
+	# the .so stubs (cq, mr, pd, cm, srq) resolve in the installed tree
+	run bash -c 'cd "$1" && MANWIDTH=80 man --warnings -l man8/rdmadiag-cq.8 2>&1 | head -5' _ "$root/usr/share/man"
+	assert_output --regexp 'rdmadiag-res +- RDMA resources'
 	run make -C "$REPO" -s -o rdmadiag/rdmadiag uninstall DESTDIR="$root" PREFIX=/usr
 	assert_success
 	run find "$root" -type f
@@ -54,6 +57,13 @@ installed_files() {
 	run bash -c 'MANWIDTH=80 man -l "$1" 2>/dev/null' _ "$root/usr/share/man/man8/rdmadiag.8.gz"
 	assert_success
 	assert_output --partial 'EXIT STATUS'
+	# dh_installman turns the .so stubs into symlinks to rdmadiag-res.8.gz
+	for obj in cq mr pd cm srq; do
+		[ "$(readlink "$root/usr/share/man/man8/rdmadiag-$obj.8.gz")" = rdmadiag-res.8.gz ] ||
+			fail "the package's rdmadiag-$obj.8.gz is not a link to rdmadiag-res.8.gz"
+	done
+	run bash -c 'MANWIDTH=80 man -l "$1" 2>/dev/null | head -5' _ "$root/usr/share/man/man8/rdmadiag-srq.8.gz"
+	assert_output --regexp 'rdmadiag-res +- RDMA resources'
 	[ -f "$root/usr/share/bash-completion/completions/rdmadiag" ]
 	[ -f "$root/usr/share/zsh/vendor-completions/_rdmadiag" ]
 	# the packaged completion works with the packaged binary
