@@ -254,7 +254,8 @@ int path_serve(struct cmd_ctx *ctx)
 
 const struct cmd_opt path_serve_opts[] = {
 	OPT_PORT,
-	{ "--bind", OPT_STR, "ADDR", "local address to listen on (default all)", NULL, 0, 0, COMPLETE_HOST },
+	{ "--bind", OPT_STR, "ADDR", "local address to listen on (default 0.0.0.0: every IPv4 address)", NULL, 0, 0,
+	  COMPLETE_HOST },
 	{ "--once", OPT_FLAG, NULL, "exit after one session; exit status is the session's", NULL, 0, 0, 0 },
 	{ "--max-sessions", OPT_UINT, "N", "sessions at once, more are refused (default 4)", NULL, 1, MAX_SESSIONS, 0 },
 	{ "--idle-timeout", OPT_UINT, "S", "end a session silent for this long (default 30)", NULL, 1, 3600, 0 },
