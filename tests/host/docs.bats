@@ -45,6 +45,18 @@ is_so_stub() { head -1 "$1" | grep -q '^\.so '; }
 	done
 }
 
+@test "every page's footer names the version rdmadiag -V prints, and the same date" {
+	local version p th dates
+	version=$("$RDMADIAG" -V | awk '{ print $2 }')
+	for p in "$REPO"/Documentation/*.8; do
+		is_so_stub "$p" && continue
+		th=$(grep -m1 '^\.TH ' "$p")
+		[[ $th == *"\"rdmadiag $version\""* ]] || fail "$(basename "$p"): '$th' does not name rdmadiag $version"
+	done
+	dates=$(grep -h -m1 '^\.TH ' "$REPO"/Documentation/*.8 | awk -F'"' '{ print $2 }' | sort -u)
+	[ "$(wc -l <<<"$dates")" -eq 1 ] || fail "the pages' footers give different dates: $(echo $dates)"
+}
+
 @test "rdmadiag.8 has the sections an admin looks for" {
 	local s
 	for s in SYNOPSIS OPTIONS OBJECTS 'EXIT STATUS' 'JSON OUTPUT' ENVIRONMENT FILES EXAMPLES 'SEE ALSO'; do
