@@ -447,8 +447,8 @@ static void text_report(const struct merged *mg)
 	for (size_t i = 0; i < m->nskipped; i++)
 		out_text("  skipped %s: %s\n", m->skipped[i].file, m->skipped[i].why);
 	if (m->nskipped)
-		out_text("  (report merge reads the files nodes wrote with rdmadiag -j link check, system check or "
-			 "path test)\n");
+		out_text("  (report merge reads the files nodes wrote with rdmadiag -j link check, counter check, "
+			 "system check or path test)\n");
 	out_text("\n");
 	if (m->check_reports)
 		text_checks(mg);

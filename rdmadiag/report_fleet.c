@@ -184,21 +184,50 @@ static uint32_t addr_index(struct fleet_model *m, const char *raw)
 	return *slot;
 }
 
+/* Names and reasons may quote bytes from the files: none reach the terminal raw. */
+static void put_printable(const char *s)
+{
+	for (const unsigned char *p = (const unsigned char *)s; *p; p++)
+		fputc(*p < 0x20 || *p == 0x7f ? '?' : *p, stderr);
+}
+
+/* Listed in the answer (text and -j), and said on stderr at once: with -j the
+ * answer goes to a program, and the person running the merge should know. */
 static void skip_file(struct fleet_model *m, const char *file, const char *why)
 {
 	struct rf_skip *s = PUSH(m->skipped, m->nskipped, m->cap_skipped);
 
+	fputs("rdmadiag: report merge: skipped ", stderr);
+	put_printable(file);
+	fputs(": ", stderr);
+	put_printable(why);
+	fputc('\n', stderr);
 	if (!s)
 		return;
 	s->file = strdup(file);
 	s->why = strdup(why);
+	for (char *p = s->why; p && *p; p++)	/* it may quote a report's error text */
+		if ((unsigned char)*p < 0x20 || *p == 0x7f)
+			*p = '?';
 }
 
+/* pass, warn, fail or skip (what verdict_token() writes); -1 anything else. */
+static int verdict_of(const char *tok)
+{
+	static const enum verdict all[] = { V_PASS, V_WARN, V_FAIL, V_SKIP };
+
+	for (size_t i = 0; tok && i < sizeof(all) / sizeof(all[0]); i++)
+		if (!strcmp(tok, verdict_token(all[i])))
+			return (int)all[i];
+	return -1;
+}
+
+/* Reports are checked by malformed() first: a verdict here is one of the four. */
 static enum verdict parse_verdict(const char *tok)
 {
-	if (!tok)
-		return V_SKIP;
-	return !strcmp(tok, "pass") ? V_PASS : !strcmp(tok, "warn") ? V_WARN : !strcmp(tok, "fail") ? V_FAIL : V_SKIP;
+	int v = verdict_of(tok);
+
+	return v < 0 ? V_SKIP : (enum verdict)v;
 }
 
 /* ---- check reports (link check, system check) ---- */
@@ -314,11 +343,107 @@ static void read_path_report(struct fleet_model *m, uint32_t node, const struct 
 
 /* ---- one document ---- */
 
+enum rf_kind { RK_LINK, RK_COUNTER, RK_SYSTEM, RK_LOOPBACK, RK_PATH, RK_NONE };
+
+static bool is_list(const struct json *v)
+{
+	return v && v->type == JSON_ARRAY;
+}
+
+/* What the document's top level says it is. Other -j documents (dev show,
+ * counter show, ...) have schema too, and none of these lists. */
+static enum rf_kind report_kind(const struct json *root)
+{
+	const char *first;
+
+	if (is_list(json_get(root, "layers")))
+		return RK_SYSTEM;
+	if (is_list(json_get(root, "peers")))
+		return RK_PATH;
+	if (is_list(json_get(root, "stages")))
+		return json_get_str(root, "peer") ? RK_PATH : RK_LOOPBACK;
+	if (!is_list(json_get(root, "checks")))
+		return RK_NONE;
+	/* link check and counter check write the same form; counter check's ids are counter.* */
+	first = json_get_str(json_first(json_get(root, "checks")), "id");
+	return first && !strncmp(first, "counter.", 8) ? RK_COUNTER : RK_LINK;
+}
+
+/* Whether v holds what no rdmadiag report does: a verdict other than pass,
+ * warn, fail and skip (a guess would make it a pass, or a failure nobody
+ * had), or an element of a "checks" list without id and verdict. why says
+ * which. Counts the checks met (objects with id and verdict). */
+static bool malformed(const struct json *v, bool a_check, unsigned *nchecks, char *why, size_t len)
+{
+	const struct json *vd = json_get(v, "verdict");
+	const char *id = json_get_str(v, "id"), *peer = json_get_str(v, "peer");
+	char what[NAME_MAX_LEN + 32], tok[NAME_MAX_LEN + 1];
+
+	if (a_check && (!id || !vd)) {
+		snprintf(why, len, "malformed report: an element of \"checks\" %s", v->type != JSON_OBJECT ?
+			 "is not an object" : !id ? "has no \"id\"" : "has no \"verdict\"");
+		return true;
+	}
+	if (vd && (vd->type != JSON_STRING || verdict_of(vd->str) < 0)) {
+		/* a check or stage has an id; a row of path test's peers its peer */
+		clean_name(tok, sizeof(tok), id ? id : peer ? peer : "");
+		snprintf(what, sizeof(what), id ? "check \"%s\"" : peer ? "the run to %s" : "a result", tok);
+		if (vd->type != JSON_STRING) {
+			snprintf(why, len, "malformed report: %s has a verdict that is not a string", what);
+		} else {
+			clean_name(tok, sizeof(tok), vd->str);
+			snprintf(why, len, "malformed report: %s has verdict \"%s\" (pass, warn, fail or skip expected)",
+				 what, tok);
+		}
+		return true;
+	}
+	*nchecks += vd && id;
+	for (const struct json *c = json_first(v); c; c = c->next) {
+		bool checks = c->type == JSON_ARRAY && c->key && !strcmp(c->key, "checks");
+
+		if (checks) {
+			for (const struct json *e = json_first(c); e; e = e->next)
+				if (malformed(e, true, nchecks, why, len))
+					return true;
+		} else if ((c->type == JSON_OBJECT || c->type == JSON_ARRAY) && malformed(c, false, nchecks, why, len)) {
+			return true;
+		}
+	}
+	return false;
+}
+
+/* Whether root holds something to merge; why says what is missing. A check
+ * report without checks (counter check where the driver has no counters)
+ * tells nothing of the node: it is no pass. */
+static bool holds_results(const struct json *root, enum rf_kind kind, unsigned nchecks, char *why, size_t len)
+{
+	const struct json *e = json_first(json_get(root, "errors"));
+	const char *err = e && e->type == JSON_STRING ? e->str : NULL;
+	size_t peers = 0;
+
+	if (kind == RK_PATH && json_get(root, "peers")) {
+		for (const struct json *r = json_first(json_get(root, "peers")); r; r = r->next)
+			peers += json_get_str(r, "peer") != NULL;
+		if (!peers)
+			snprintf(why, len, "a path test report without peers: no pair was tested");
+		return peers;
+	}
+	if (kind == RK_PATH || kind == RK_LOOPBACK || nchecks)
+		return true;
+	/* an empty list does not tell link check from counter check */
+	snprintf(why, len, "%s without checks: nothing was checked there%s%.*s%s",
+		 kind == RK_SYSTEM ? "a system check report" : "a check report", err ? " (its first error: " : "",
+		 err ? (int)(strcspn(err, ";") < 160 ? strcspn(err, ";") : 160) : 0, err ? err : "", err ? ")" : "");
+	return false;
+}
+
 static void read_report(struct fleet_model *m, const char *file, const struct json *root)
 {
 	double schema;
 	const char *host = json_get_str(root, "host"), *base = strrchr(file, '/');
-	char name[NAME_MAX_LEN + 1];
+	char name[NAME_MAX_LEN + 1], why[320];
+	enum rf_kind kind;
+	unsigned nchecks = 0;
 	uint32_t node;
 
 	if (!root || root->type != JSON_OBJECT || !json_get_num(root, "schema", &schema)) {
@@ -326,8 +451,19 @@ static void read_report(struct fleet_model *m, const char *file, const struct js
 		return;
 	}
 	if (schema != OUTPUT_SCHEMA) {
-		snprintf(name, sizeof(name), "report schema %g; this rdmadiag reads schema %d", schema, OUTPUT_SCHEMA);
-		skip_file(m, file, name);
+		snprintf(why, sizeof(why), "report schema %g; this rdmadiag reads schema %d", schema, OUTPUT_SCHEMA);
+		skip_file(m, file, why);
+		return;
+	}
+	kind = report_kind(root);
+	if (kind == RK_NONE) {
+		skip_file(m, file, "not a report of link check, counter check, system check or path test "
+			  "(none of \"checks\", \"layers\", \"peers\" or \"stages\")");
+		return;
+	}
+	if (malformed(root, false, &nchecks, why, sizeof(why)) || !holds_results(root, kind, nchecks, why,
+										   sizeof(why))) {
+		skip_file(m, file, why);
 		return;
 	}
 	if (!host) {	/* older reports: the file name (node17.json) names the node */
@@ -341,9 +477,9 @@ static void read_report(struct fleet_model *m, const char *file, const struct js
 		return;
 	m->nodes[node].has_report = true;
 	m->files_read++;
-	if (json_get(root, "peers") || (json_get(root, "stages") && json_get_str(root, "peer"))) {
+	if (kind == RK_PATH) {
 		read_path_report(m, node, root);
-	} else if (json_get(root, "stages")) {
+	} else if (kind == RK_LOOPBACK) {
 		m->loopback_reports++;	/* path test loopback: no pair to place */
 	} else {
 		m->check_reports++;

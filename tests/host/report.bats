@@ -103,6 +103,42 @@ link_template() {
 	assert_success
 }
 
+@test "documents that are no check or path report are skipped with the reason, never counted as healthy nodes" {
+	d="$BATS_TEST_TMPDIR/odd"
+	fleet link "$d" --template "$(link_template)" --nodes 2
+	rd -j --replay "$FIXTURES/lab-rxe" dev show >"$d/devshow.json"
+	printf '{"schema":1,"host":"nochecks","checks":[]}' >"$d/nochecks.json"
+	jq -c '.host = "bogus" | .checks[1].verdict = "bogus"' "$d/node000.json" >"$d/bogus.json"
+	jq -c '.host = "noverdict" | del(.checks[0].verdict)' "$d/node000.json" >"$d/noverdict.json"
+	jq -c '.host = "numverdict" | .checks[0].verdict = 1' "$d/node000.json" >"$d/numverdict.json"
+	# counter check where the driver has no counters: no checks, an error
+	rd --replay "$FIXTURES/mlx5-pcie" -j counter check --interval 0.05 >"$d/nocounters.json" 2>/dev/null || true
+	fleet path "$BATS_TEST_TMPDIR/p" --template "$TEMPLATE" --nodes 2
+	jq -c '.host = "badpeer" | .peers[0].verdict = "maybe"' "$BATS_TEST_TMPDIR/p/node000.json" >"$d/badpeer.json"
+	jq -c '.host = "nopeers" | .peers = []' "$BATS_TEST_TMPDIR/p/node000.json" >"$d/nopeers.json"
+	run --separate-stderr rd report merge "$d"
+	assert_failure 1
+	assert_line "merged 2 reports, 8 files skipped:"
+	assert_line "  skipped $d/devshow.json: not a report of link check, counter check, system check or path test (none of \"checks\", \"layers\", \"peers\" or \"stages\")"
+	assert_line "  skipped $d/nochecks.json: a check report without checks: nothing was checked there"
+	assert_line "  skipped $d/bogus.json: malformed report: check \"kernel.modules\" has verdict \"bogus\" (pass, warn, fail or skip expected)"
+	assert_line "  skipped $d/noverdict.json: malformed report: an element of \"checks\" has no \"verdict\""
+	assert_line "  skipped $d/numverdict.json: malformed report: check \"kernel.rdma\" has a verdict that is not a string"
+	assert_line --regexp "^  skipped $d/nocounters.json: a check report without checks: nothing was checked there \(its first error: cannot read the counters of mlx5_0/1: No such file or directory\)$"
+	assert_line "  skipped $d/badpeer.json: malformed report: the run to 10.0.0.2 has verdict \"maybe\" (pass, warn, fail or skip expected)"
+	assert_line "  skipped $d/nopeers.json: a path test report without peers: no pair was tested"
+	assert_line "check reports: 2, 0 nodes with failing checks"
+	assert_line "2 other nodes: every check passed"
+	# each skipped file is said on stderr too, where -j users see it
+	[ "$(grep -c "^rdmadiag: report merge: skipped $d/" <<<"$stderr")" = 8 ]
+	grep -qxF "rdmadiag: report merge: skipped $d/nochecks.json: a check report without checks: nothing was checked there" <<<"$stderr"
+	run --separate-stderr rd -j report merge "$d"
+	assert_failure 1
+	run jq -e '.reports.read == 2 and .reports.checks == 2 and .reports.skipped == 8 and (.skipped | length) == 8
+		and .summary.nodes == 2' <<<"$output"
+	assert_success
+}
+
 @test "a peer without a report of its own shows by its address, marked" {
 	fleet path "$BATS_TEST_TMPDIR/f" --template "$TEMPLATE" --nodes 4 --bad 3
 	rm "$BATS_TEST_TMPDIR/f/node003.json"
