@@ -81,6 +81,7 @@ struct merged {
 	uint32_t *order;	/* node indexes, most failures first */
 	uint32_t *rank_of;	/* node index -> position in order */
 	unsigned pairs_fail, pairs_warn, nodes_check_fail;
+	unsigned nodes_check_cells;	/* nodes with a failing or warning check */
 };
 
 static int rank_nodes(struct merged *mg)
@@ -107,8 +108,10 @@ static int rank_nodes(struct merged *mg)
 		mg->pairs_fail += m->pairs[i].verdict == V_FAIL;
 		mg->pairs_warn += m->pairs[i].verdict == V_WARN;
 	}
-	for (size_t i = 0; i < m->nnodes; i++)
+	for (size_t i = 0; i < m->nnodes; i++) {
 		mg->nodes_check_fail += m->nodes[i].check_fail > 0;
+		mg->nodes_check_cells += m->nodes[i].check_fail || m->nodes[i].check_warn;
+	}
 	return 0;
 }
 
@@ -117,7 +120,8 @@ static int rank_nodes(struct merged *mg)
 enum {
 	J_FILE, J_ERROR, J_READ, J_PATH, J_CHECKS, J_LOOPBACK, J_SKIPPED, J_ID, J_FAIL_NODES, J_WARN_NODES, J_NODE,
 	J_FAIL, J_WARN, J_VERDICT, J_FAILED_PAIRS, J_AS_TESTER, J_AS_PEER, J_WARN_PAIRS, J_PAIRS, J_REPORT, J_FROM,
-	J_TO, J_STAGE, J_P50, J_GBPS, J_NODES, J_PAIRS_FAILED, J_NODES_FAILING,
+	J_TO, J_STAGE, J_P50, J_GBPS, J_NODES, J_PAIRS_FAILED, J_NODES_FAILING, J_DUP_OF, J_NODES_CHECKED,
+	J_NODES_PASSED,
 };
 static const struct field jf[] = {
 	[J_FILE] = { "file", NULL, FT_STR, 0, NULL },
@@ -148,6 +152,9 @@ static const struct field jf[] = {
 	[J_NODES] = { "nodes", NULL, FT_U64, 0, NULL },
 	[J_PAIRS_FAILED] = { "pairs_failed", NULL, FT_U64, 0, NULL },
 	[J_NODES_FAILING] = { "nodes_failing_checks", NULL, FT_U64, 0, NULL },
+	[J_DUP_OF] = { "duplicate_of", NULL, FT_STR, 0, NULL },
+	[J_NODES_CHECKED] = { "nodes_checked", NULL, FT_U64, 0, NULL },
+	[J_NODES_PASSED] = { "nodes_passed", NULL, FT_U64, 0, NULL },
 };
 
 static void json_files(const struct merged *mg)
@@ -166,6 +173,8 @@ static void json_files(const struct merged *mg)
 		out_obj_begin(NULL);
 		out_str(&jf[J_FILE], m->skipped[i].file);
 		out_str(&jf[J_ERROR], m->skipped[i].why);
+		if (m->skipped[i].dup_of)
+			out_str(&jf[J_DUP_OF], m->skipped[i].dup_of);
 		out_obj_end();
 	}
 	out_list_end();
@@ -177,6 +186,8 @@ static void json_checks(const struct merged *mg)
 	size_t c = 0;
 
 	out_obj_begin("checks");
+	out_u64(&jf[J_NODES_CHECKED], m->nodes_checked);
+	out_u64(&jf[J_NODES_PASSED], m->nodes_checked - mg->nodes_check_cells);
 	out_list_begin("ids");
 	for (size_t i = 0; i < m->nids; i++) {
 		if (!m->ids[i].fail_nodes && !m->ids[i].warn_nodes)
@@ -274,7 +285,7 @@ static void text_checks(const struct merged *mg)
 {
 	const struct fleet_model *m = &mg->m;
 	uint32_t *col = calloc(m->nids + 1, sizeof(*col));
-	unsigned ncol = 0, shown = 0;
+	unsigned ncol = 0, passed = m->nodes_checked - mg->nodes_check_cells;
 	size_t c = 0;
 
 	if (!col)
@@ -309,11 +320,9 @@ static void text_checks(const struct merged *mg)
 		cells[3 * (ncol < 256 ? ncol : 256)] = '\0';
 		out_text("%-28s %4u %4u %s\n", m->nodes[node].name, m->nodes[node].check_fail,
 			 m->nodes[node].check_warn, cells);
-		shown++;
 	}
-	if (m->check_reports > shown)
-		out_text("%u other node%s: every check passed\n", m->check_reports - shown,
-			 m->check_reports - shown == 1 ? "" : "s");
+	if (passed)	/* nodes, not reports: a node may have sent link check and system check */
+		out_text("%u other node%s: every check passed\n", passed, passed == 1 ? "" : "s");
 	out_text("\n");
 	free(col);
 }

@@ -193,9 +193,12 @@ static void put_printable(const char *s)
 
 /* Listed in the answer (text and -j), and said on stderr at once: with -j the
  * answer goes to a program, and the person running the merge should know. */
-static void skip_file(struct fleet_model *m, const char *file, const char *why)
+static struct rf_skip *skip_file(struct fleet_model *m, const char *file, const char *why)
 {
 	struct rf_skip *s = PUSH(m->skipped, m->nskipped, m->cap_skipped);
+
+	if (s)
+		s->dup_of = NULL;
 
 	fputs("rdmadiag: report merge: skipped ", stderr);
 	put_printable(file);
@@ -203,12 +206,13 @@ static void skip_file(struct fleet_model *m, const char *file, const char *why)
 	put_printable(why);
 	fputc('\n', stderr);
 	if (!s)
-		return;
+		return NULL;
 	s->file = strdup(file);
 	s->why = strdup(why);
 	for (char *p = s->why; p && *p; p++)	/* it may quote a report's error text */
 		if ((unsigned char)*p < 0x20 || *p == 0x7f)
 			*p = '?';
+	return s;
 }
 
 /* pass, warn, fail or skip (what verdict_token() writes); -1 anything else. */
@@ -325,25 +329,156 @@ static void own_address(struct fleet_model *m, uint32_t node, const char *addr)
 		m->addrs[i].owner = node;
 }
 
+static uint64_t pair_key(uint32_t node, uint32_t addr)
+{
+	return (uint64_t)node << 32 | ((uint64_t)addr + 1);
+}
+
+static size_t pairmap_pos(const struct pairmap *pm, uint64_t key)
+{
+	size_t j = (size_t)((key * 0x9e3779b97f4a7c15ull) >> 20) & (pm->cap - 1);
+
+	while (pm->keys[j] && pm->keys[j] != key)
+		j = (j + 1) & (pm->cap - 1);
+	return j;
+}
+
+static int pairmap_grow(struct pairmap *pm)
+{
+	struct pairmap nm = { .cap = pm->cap ? pm->cap * 2 : 1024, .n = pm->n };
+
+	nm.keys = calloc(nm.cap, sizeof(*nm.keys));
+	nm.vals = malloc(nm.cap * sizeof(*nm.vals));
+	if (!nm.keys || !nm.vals) {
+		free(nm.keys);
+		free(nm.vals);
+		return -ENOMEM;
+	}
+	for (size_t i = 0; i < pm->cap; i++)
+		if (pm->keys[i]) {
+			size_t j = pairmap_pos(&nm, pm->keys[i]);
+
+			nm.keys[j] = pm->keys[i];
+			nm.vals[j] = pm->vals[i];
+		}
+	free(pm->keys);
+	free(pm->vals);
+	*pm = nm;
+	return 0;
+}
+
+/* The value slot of key: RF_NONE when inserted now; NULL absent (insert
+ * unset) or no memory. */
+static uint32_t *pairmap_slot(struct pairmap *pm, uint64_t key, bool insert)
+{
+	size_t j;
+
+	if (insert && (pm->n + 1) * 2 > pm->cap && pairmap_grow(pm))
+		return NULL;
+	if (!pm->cap)
+		return NULL;
+	j = pairmap_pos(pm, key);
+	if (!pm->keys[j]) {
+		if (!insert)
+			return NULL;
+		pm->keys[j] = key;
+		pm->vals[j] = RF_NONE;
+		pm->n++;
+	}
+	return &pm->vals[j];
+}
+
+/* The files index of the report that held the pair of node and peer, or RF_NONE. */
+static uint32_t pair_read(struct fleet_model *m, uint32_t node, const char *peer)
+{
+	char key[NAME_MAX_LEN + 1];
+	uint32_t *slot;
+
+	clean_name(key, sizeof(key), peer);
+	slot = strmap_slot(&m->addr_map, key, false, NULL);
+	if (slot)
+		slot = pairmap_slot(&m->pair_map, pair_key(node, *slot), false);
+	return slot ? *slot : RF_NONE;
+}
+
 static void add_pair(struct fleet_model *m, uint32_t node, const struct json *run, const char *peer)
 {
 	struct rf_pair *p;
 	const char *failed = NULL;
-	uint32_t ai = addr_index(m, peer);
+	uint32_t ai = addr_index(m, peer), *slot;
 
-	if (ai == RF_NONE || !(p = PUSH(m->pairs, m->npairs, m->cap_pairs)))
+	if (ai == RF_NONE)
 		return;
+	slot = pairmap_slot(&m->pair_map, pair_key(node, ai), true);
+	/* a peer listed twice in one report: its first run counts */
+	if (!slot || *slot != RF_NONE || !(p = PUSH(m->pairs, m->npairs, m->cap_pairs)))
+		return;
+	*slot = (uint32_t)(m->nfiles - 1);
 	*p = (struct rf_pair){ .from = node, .to_addr = ai, .to = RF_NONE, .stage = RF_NONE };
 	read_run(run, p, &failed);
 	if (failed)
 		p->stage = id_index(m, failed);
 }
 
-static void read_path_report(struct fleet_model *m, uint32_t node, const struct json *root);
-
 /* ---- one document ---- */
 
-enum rf_kind { RK_LINK, RK_COUNTER, RK_SYSTEM, RK_LOOPBACK, RK_PATH, RK_NONE };
+static const char *const kind_name[] = {
+	[RK_LINK] = "link check", [RK_COUNTER] = "counter check", [RK_SYSTEM] = "system check",
+	[RK_LOOPBACK] = "path test (loopback)", [RK_PATH] = "path test",
+};
+
+static void read_path_report(struct fleet_model *m, uint32_t node, const struct json *root);
+
+/* The file of a report merged before that root repeats: the same node's
+ * report of the same kind, or for path test a pair (node, peer) that a report
+ * held. why says what repeats. NULL: nothing repeats. */
+static const char *read_before(struct fleet_model *m, const char *file, uint32_t node, enum rf_kind kind,
+			       const struct json *root, char *why, size_t len)
+{
+	const struct rf_node *n = &m->nodes[node];
+	const struct json *peers = json_get(root, "peers"), *r = json_first(peers);
+	const char *first, *peer = NULL;
+	uint32_t f = RF_NONE;
+	char text[NAME_MAX_LEN + 1];
+
+	if (kind != RK_PATH) {
+		if (!n->read_from[kind])
+			return NULL;
+		first = m->files[n->read_from[kind] - 1];
+		snprintf(why, len, "a second %s report of %s", kind_name[kind], n->name);
+	} else {
+		if (!peers && (peer = json_get_str(root, "peer")))	/* path test PEER */
+			f = pair_read(m, node, peer);
+		for (; r && f == RF_NONE; r = r->next)
+			if ((peer = json_get_str(r, "peer")))
+				f = pair_read(m, node, peer);
+		if (f == RF_NONE)
+			return NULL;
+		first = m->files[f];
+		clean_name(text, sizeof(text), peer);
+		snprintf(why, len, "a second path test report of the pair %s -> %s", n->name, text);
+	}
+	if (!strcmp(first, file))
+		snprintf(why, len, "the same file again");
+	return first;
+}
+
+/* Skipped, naming the file merged instead: a second copy, a stale report
+ * beside the new one, or two hosts with one name; which it is, only the
+ * operator can tell. */
+static void skip_duplicate(struct fleet_model *m, const char *file, const char *why, const char *first)
+{
+	size_t len = strlen(why) + strlen(first) + 64;
+	char *text = malloc(len);
+	struct rf_skip *s;
+
+	if (text)
+		snprintf(text, len, "duplicate of %s: %s; only the first is merged", first, why);
+	s = skip_file(m, file, text ? text : why);
+	free(text);
+	if (s)
+		s->dup_of = strdup(first);
+}
 
 static bool is_list(const struct json *v)
 {
@@ -441,7 +576,8 @@ static void read_report(struct fleet_model *m, const char *file, const struct js
 {
 	double schema;
 	const char *host = json_get_str(root, "host"), *base = strrchr(file, '/');
-	char name[NAME_MAX_LEN + 1], why[320];
+	char name[NAME_MAX_LEN + 1], why[320], **slot;
+	const char *first;
 	enum rf_kind kind;
 	unsigned nchecks = 0;
 	uint32_t node;
@@ -475,6 +611,17 @@ static void read_report(struct fleet_model *m, const char *file, const struct js
 	node = node_index(m, host);
 	if (node == RF_NONE)
 		return;
+	if ((first = read_before(m, file, node, kind, root, why, sizeof(why)))) {
+		skip_duplicate(m, file, why, first);
+		return;
+	}
+	slot = PUSH(m->files, m->nfiles, m->cap_files);
+	if (!slot || !(*slot = strdup(file))) {
+		m->nfiles -= slot != NULL;
+		return;
+	}
+	if (kind < RK_PATH)
+		m->nodes[node].read_from[kind] = (uint32_t)m->nfiles;
 	m->nodes[node].has_report = true;
 	m->files_read++;
 	if (kind == RK_PATH) {
@@ -483,6 +630,8 @@ static void read_report(struct fleet_model *m, const char *file, const struct js
 		m->loopback_reports++;	/* path test loopback: no pair to place */
 	} else {
 		m->check_reports++;
+		m->nodes_checked += !m->nodes[node].checked;
+		m->nodes[node].checked = true;
 		walk_checks(m, node, root);
 	}
 }
@@ -698,8 +847,14 @@ void fleet_free(struct fleet_model *m)
 	for (size_t i = 0; i < m->nskipped; i++) {
 		free(m->skipped[i].file);
 		free(m->skipped[i].why);
+		free(m->skipped[i].dup_of);
 	}
 	free(m->skipped);
+	for (size_t i = 0; i < m->nfiles; i++)
+		free(m->files[i]);
+	free(m->files);
+	free(m->pair_map.keys);
+	free(m->pair_map.vals);
 	free(m->nodes);
 	free(m->ids);
 	free(m->checks);

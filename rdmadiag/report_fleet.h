@@ -6,7 +6,9 @@
  *   - nodes (named by the report's "host", else the file name),
  *   - failing check cells (node x check id, fail or warn only),
  *   - path pairs (tester node x peer node, one cell each),
- * so memory grows with the findings and the N x N pairs, never with the files.
+ * so memory grows with the findings and the N x N pairs, never with the files
+ * (but for the name of each file merged, kept to name it as a duplicate's twin).
+ * A second report of a node and kind, or of a pair, is a duplicate: skipped.
  */
 #ifndef RDMADIAG_REPORT_FLEET_H
 #define RDMADIAG_REPORT_FLEET_H
@@ -28,9 +30,23 @@ struct strmap {
 	size_t cap, n;
 };
 
+/* What a report is; a node has at most one of each kind but path test, whose
+ * reports may each hold other peers (one file per peer, or per peer list). */
+enum rf_kind { RK_LINK, RK_COUNTER, RK_SYSTEM, RK_LOOPBACK, RK_PATH, RK_NONE };
+
+/* (tester node, peer address) -> index in files of the report that held the
+ * pair, while reading (open addressing). */
+struct pairmap {
+	uint64_t *keys;		/* node << 32 | address + 1; 0 empty */
+	uint32_t *vals;
+	size_t cap, n;
+};
+
 struct rf_node {
 	const char *name;
 	bool has_report;
+	bool checked;				/* a check report of it was merged */
+	uint32_t read_from[RK_PATH];		/* files index + 1 of its report of each kind; 0 none */
 	unsigned check_fail, check_warn;	/* failing cells of check reports */
 	unsigned fail_from, fail_to;		/* failed pairs as tester / as peer */
 	unsigned warn_pairs, pairs;		/* pairs it is part of */
@@ -59,10 +75,14 @@ struct rf_addr {
 
 struct rf_skip {
 	char *file, *why;
+	char *dup_of;	/* a duplicate: the file whose report was merged instead; else NULL */
 };
 
 struct fleet_model {
 	struct strmap node_map, addr_map, id_map;
+	struct pairmap pair_map;
+	char **files;		/* the files merged, in reading order */
+	size_t nfiles, cap_files;
 	struct rf_node *nodes;
 	size_t nnodes, cap_nodes;
 	struct rf_id *ids;
@@ -76,6 +96,7 @@ struct fleet_model {
 	struct rf_addr *addrs;
 	size_t naddrs, cap_addrs;
 	unsigned files_read, check_reports, path_reports, loopback_reports;
+	unsigned nodes_checked;	/* nodes with a check report merged */
 	/* Reading (private): the buffer and JSON arena every file reuses. */
 	char *read_buf;
 	size_t read_cap;

@@ -139,6 +139,64 @@ link_template() {
 	assert_success
 }
 
+@test "a second report of a node and kind is a duplicate: skipped naming both files, the node counted once" {
+	d="$BATS_TEST_TMPDIR/dup"
+	fleet link "$d" --template "$(link_template)" --nodes 3 --bad 1
+	cp "$d/node001.json" "$d/node001.json.bak"
+	cp "$d/node002.json" "$d/old-node002.json"
+	# node002's system check is another kind: merged beside its link check
+	jq -c '{schema, host, layers: [{layer: "device", command: "link check", verdict: "pass"}], link_check: .}' \
+		"$d/node002.json" >"$d/sc-node002.json"
+	run --separate-stderr rd report merge "$d"
+	assert_failure 1
+	assert_line "merged 4 reports, 2 files skipped:"
+	assert_line "  skipped $d/node001.json.bak: duplicate of $d/node001.json: a second link check report of node001; only the first is merged"
+	assert_line "  skipped $d/old-node002.json: duplicate of $d/node002.json: a second link check report of node002; only the first is merged"
+	assert_line "check reports: 4, 1 node with failing checks"
+	assert_line --regexp "^node001 +1 +0 +F$"
+	assert_line "2 other nodes: every check passed"
+	grep -qxF "rdmadiag: report merge: skipped $d/node001.json.bak: duplicate of $d/node001.json: a second link check report of node001; only the first is merged" <<<"$stderr"
+	run --separate-stderr rd -j report merge "$d"
+	run jq -e '.reports.read == 4 and .reports.checks == 4 and .reports.skipped == 2
+		and .skipped[0].duplicate_of == "'"$d"'/node001.json" and .checks.nodes_checked == 3
+		and .checks.nodes_passed == 2 and (.checks.nodes | length) == 1 and .summary.nodes == 3' <<<"$output"
+	assert_success
+	# the same file twice: one node, no phantom other node
+	run --separate-stderr rd report merge "$d/node002.json" "$d/node002.json"
+	assert_failure 1
+	assert_line "merged 1 report, 1 file skipped:"
+	assert_line "  skipped $d/node002.json: duplicate of $d/node002.json: the same file again; only the first is merged"
+	assert_line "check reports: 1, 0 nodes with failing checks"
+	assert_line "1 other node: every check passed"
+}
+
+@test "path reports given twice: each pair counted once, the second copies skipped; other peers of a node merged" {
+	f="$BATS_TEST_TMPDIR/f"
+	fleet path "$f" --template "$TEMPLATE" --nodes 5 --bad 2
+	run --separate-stderr rd report merge "$f" "$f"
+	assert_failure 1
+	assert_line "merged 5 reports, 5 files skipped:"
+	assert_line "  skipped $f/node000.json: duplicate of $f/node000.json: the same file again; only the first is merged"
+	assert_line "path test reports: 5; 5 nodes, 20 pairs: 8 fail, 0 warn"
+	run --separate-stderr rd -j report merge "$f" "$f"
+	run jq -e '(.path.pairs | length) == 20 and .summary.pairs_failed == 8 and .reports.read == 5
+		and .reports.path_test == 5 and .reports.skipped == 5 and (.path.nodes | length) == 5
+		and ([.path.nodes[].pairs] | add) == 40' <<<"$output"
+	assert_success
+	# one file per peer (path test PEER): node000's runs to two peers are two reports, both merged;
+	# its many-peer report repeats the pair to 10.0.0.2 and is the duplicate
+	s="$BATS_TEST_TMPDIR/single"
+	mkdir "$s"
+	jq -c '{schema, host} + .peers[0]' "$f/node000.json" >"$s/a-node000-to-2.json"
+	jq -c '{schema, host} + .peers[1]' "$f/node000.json" >"$s/b-node000-to-3.json"
+	cp "$f/node000.json" "$s/c-node000.json"
+	run --separate-stderr rd report merge "$s"
+	assert_failure 1
+	assert_line "merged 2 reports, 1 file skipped:"
+	assert_line "  skipped $s/c-node000.json: duplicate of $s/a-node000-to-2.json: a second path test report of the pair node000 -> 10.0.0.2; only the first is merged"
+	assert_line "path test reports: 2; 3 nodes, 2 pairs: 1 fail, 0 warn"
+}
+
 @test "a peer without a report of its own shows by its address, marked" {
 	fleet path "$BATS_TEST_TMPDIR/f" --template "$TEMPLATE" --nodes 4 --bad 3
 	rm "$BATS_TEST_TMPDIR/f/node003.json"
