@@ -243,24 +243,17 @@ static void add_check(struct fleet_model *m, uint32_t node, const char *id, enum
 
 	if (idx == RF_NONE)
 		return;
-	/* The same id on several ports of one node is one cell: keep the worst. */
+	/* The same id on several ports of one node is one cell: keep the worst.
+	 * (Cells of its other reports, read earlier, merge in fleet_resolve.) */
 	for (size_t i = m->nchecks; i-- > 0 && m->checks[i].node == node;)
 		if (m->checks[i].id == idx) {
-			if (v == V_FAIL && m->checks[i].verdict == V_WARN) {
+			if (v == V_FAIL)
 				m->checks[i].verdict = V_FAIL;
-				m->nodes[node].check_warn--;
-				m->nodes[node].check_fail++;
-			}
 			return;
 		}
 	c = PUSH(m->checks, m->nchecks, m->cap_checks);
-	if (!c)
-		return;
-	*c = (struct rf_check){ node, idx, v };
-	if (v == V_FAIL)
-		m->nodes[node].check_fail++;
-	else
-		m->nodes[node].check_warn++;
+	if (c)
+		*c = (struct rf_check){ node, idx, v };
 }
 
 /* Every object with "id" and "verdict" anywhere in the report is a finding:
@@ -816,6 +809,38 @@ static void count_pair(struct fleet_model *m, const struct rf_pair *p)
 	}
 }
 
+static int cmp_cell(const void *a, const void *b)
+{
+	const struct rf_check *x = a, *y = b;
+
+	if (x->node != y->node)
+		return x->node < y->node ? -1 : 1;
+	return x->id < y->id ? -1 : x->id > y->id;
+}
+
+/* One cell per node and check id, the worst verdict of all its reports: link
+ * check and system check (which holds a link check) of one node name the same
+ * failing port.state, and it is one failure of one node. */
+static void merge_cells(struct fleet_model *m)
+{
+	size_t out = 0;
+
+	if (!m->nchecks)
+		return;
+	qsort(m->checks, m->nchecks, sizeof(*m->checks), cmp_cell);
+	for (size_t i = 0; i < m->nchecks; i++) {
+		struct rf_check *last = out ? &m->checks[out - 1] : NULL;
+
+		if (last && last->node == m->checks[i].node && last->id == m->checks[i].id) {
+			if (m->checks[i].verdict == V_FAIL)
+				last->verdict = V_FAIL;
+			continue;
+		}
+		m->checks[out++] = m->checks[i];
+	}
+	m->nchecks = out;
+}
+
 void fleet_resolve(struct fleet_model *m)
 {
 	for (size_t i = 0; i < m->npairs; i++) {
@@ -832,13 +857,18 @@ void fleet_resolve(struct fleet_model *m)
 		}
 		count_pair(m, p);
 	}
+	merge_cells(m);
 	for (size_t i = 0; i < m->nchecks; i++) {
 		struct rf_id *id = &m->ids[m->checks[i].id];
+		struct rf_node *n = &m->nodes[m->checks[i].node];
 
-		if (m->checks[i].verdict == V_FAIL)
+		if (m->checks[i].verdict == V_FAIL) {
 			id->fail_nodes++;
-		else
+			n->check_fail++;
+		} else {
 			id->warn_nodes++;
+			n->check_warn++;
+		}
 	}
 }
 

@@ -197,6 +197,32 @@ link_template() {
 	assert_line "path test reports: 2; 3 nodes, 2 pairs: 1 fail, 0 warn"
 }
 
+@test "a node's link check and system check name one failing check: one cell, one failure, one node" {
+	d="$BATS_TEST_TMPDIR/two"
+	fleet link "$d/lc" --template "$(link_template)" --nodes 3 --bad 1 --bad 2
+	mkdir "$d/sc"
+	for n in node001 node002; do
+		jq -c '{schema, host, layers: [{layer: "device", command: "link check", verdict: "fail"}],
+			link_check: .}' "$d/lc/$n.json" >"$d/sc/$n.json"
+	done
+	# node001's system check also warns where its link check did not
+	jq -c '.link_check.checks[0].verdict = "warn"' "$d/sc/node001.json" >"$d/sc/w" && mv "$d/sc/w" "$d/sc/node001.json"
+	run --separate-stderr rd report merge "$d/lc" "$d/sc"
+	assert_failure 1
+	assert_line "merged 5 reports"
+	assert_line "check reports: 5, 2 nodes with failing checks"
+	assert_line --regexp "^  \[[12]\] port.state +fail on 2 nodes, warn on 0$"
+	assert_line --regexp "^  \[[12]\] kernel.rdma +fail on 0 nodes, warn on 1$"
+	assert_line --regexp "^node001 +1 +1 "
+	assert_line --regexp "^node002 +1 +0 "
+	assert_line "1 other node: every check passed"
+	run --separate-stderr rd -j report merge "$d/lc" "$d/sc"
+	run jq -e '([.checks.nodes[] | {node, fail, warn, n: (.failing | length)}]
+		== [{"node":"node001","fail":1,"warn":1,"n":2},{"node":"node002","fail":1,"warn":0,"n":1}])
+		and .checks.nodes_checked == 3 and .checks.nodes_passed == 1 and .summary.nodes_failing_checks == 2' <<<"$output"
+	assert_success
+}
+
 @test "a peer without a report of its own shows by its address, marked" {
 	fleet path "$BATS_TEST_TMPDIR/f" --template "$TEMPLATE" --nodes 4 --bad 3
 	rm "$BATS_TEST_TMPDIR/f/node003.json"
