@@ -12,6 +12,7 @@
 #include <time.h>
 
 #include "check.h"
+#include "common.h"
 #include "counter_map.h"
 #include "counter_qp.h"
 #include "counter_sample.h"
@@ -636,6 +637,8 @@ static int counter_check(struct cmd_ctx *ctx)
 		return rc;
 	if (read_interval_opt(ctx, 2, &interval))
 		return EXIT_USAGE;
+	/* report merge names the node by it, as for link check */
+	out_set_host(local_host_name());
 	rc = take_first_sample(ctx, &old);
 	if (rc)
 		return rc;
