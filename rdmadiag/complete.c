@@ -38,7 +38,8 @@
 
 struct global_opt {
 	const char *name;
-	bool takes_value;	/* as "--name VALUE" or "--name=VALUE" */
+	bool takes_value;		/* as "--name VALUE" or "--name=VALUE" */
+	enum complete_kind value;	/* what completes that value */
 };
 
 /* Must match parse_global() in main.c. --color takes an optional value: =WHEN or WHEN. */
@@ -46,7 +47,9 @@ static const struct global_opt global_opts[] = {
 	{ "-j", false }, { "--json", false }, { "-p", false }, { "--pretty", false },
 	{ "-d", false }, { "--details", false }, { "-V", false }, { "--version", false },
 	{ "-h", false }, { "--help", false }, { "--color", false },
-	{ "--record", true }, { "--replay", true }, { "--snapshot", true }, { NULL, false },
+	{ "--record", true, COMPLETE_DIR }, { "--replay", true, COMPLETE_DIR },
+	{ "--snapshot", true, COMPLETE_FILE },	/* the .tar of system snapshot */
+	{ NULL, false },
 };
 
 static const char *const color_values[] = { "auto", "always", "never", NULL };
@@ -271,6 +274,9 @@ static void emit_kind(enum complete_kind kind, const char *head, const char *par
 		return;
 	case COMPLETE_FILE:
 		puts(":file");
+		return;
+	case COMPLETE_DIR:
+		puts(":dir");
 		return;
 	case COMPLETE_HOST: {
 		const char *hp[2] = { head, part };
@@ -509,7 +515,7 @@ static void complete_line(const struct line *l)
 
 		if (g && g->takes_value) {
 			if (i + 1 == l->cword) {
-				puts(":dir");
+				emit_kind(g->value, "", l->cur);
 				return;
 			}
 			i++;
@@ -623,7 +629,7 @@ static const char *const opt_kind_names[] = {
 static const char *const complete_kind_names[] = {
 	[COMPLETE_NONE] = "none", [COMPLETE_DEV] = "dev", [COMPLETE_DEV_PORT] = "dev_port",
 	[COMPLETE_CHECK_ID] = "check_id", [COMPLETE_FILE] = "file", [COMPLETE_HOST] = "host", [COMPLETE_QPN] = "qpn",
-	[COMPLETE_RQPN] = "rqpn",
+	[COMPLETE_RQPN] = "rqpn", [COMPLETE_DIR] = "dir",
 };
 
 /* Kinds added later (by other objects) dump as "other" rather than reading past the table. */
@@ -673,7 +679,8 @@ int tables_main(void)
 	for (const struct global_opt *g = global_opts; g->name; g++) {
 		printf("%s{\"name\":", g == global_opts ? "" : ",");
 		json_str(g->name);
-		printf(",\"takes_value\":%s}", g->takes_value ? "true" : "false");
+		printf(",\"takes_value\":%s,\"complete\":\"%s\"}", g->takes_value ? "true" : "false",
+		       KIND_NAME(complete_kind_names, g->value));
 	}
 	printf("],\"objects\":[");
 	for (int i = 0; all_objects[i]; i++) {

@@ -59,6 +59,7 @@ enum complete_kind {
 	COMPLETE_HOST,		/* recent path peers, then the shell's host names */
 	COMPLETE_QPN,		/* QP numbers on this host (netlink) */
 	COMPLETE_RQPN,		/* remote QP numbers of this host's QPs */
+	COMPLETE_DIR,		/* directories */
 };
 
 struct cmd_opt {

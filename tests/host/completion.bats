@@ -99,6 +99,24 @@ walk_tables() {
 	assert_output 'tests/fixtures'
 }
 
+@test "bash and zsh: the file after --snapshot, directories after --record and --replay" {
+	cd "$BATS_TEST_TMPDIR"
+	mkdir snapdir
+	touch snap-a.tar
+	run rd __complete 2 rdmadiag --snapshot ''
+	assert_output ':file'
+	run bash_complete 'rdmadiag --snapshot snap'
+	[ "$(sort <<<"$output")" = $'snap-a.tar\nsnapdir' ]
+	run zsh_complete 'rdmadiag --snapshot '
+	assert_output ':file '
+	run bash_complete 'rdmadiag --record snap'
+	assert_output 'snapdir'
+	run zsh_complete 'rdmadiag --replay '
+	assert_output ':file -/'
+	[ "$(tables | jq -r '.global_options[] | select(.takes_value) | "\(.name) \(.complete)"')" = \
+		$'--record dir\n--replay dir\n--snapshot file' ]
+}
+
 @test "bash and zsh: device names and DEV/PORT from sysfs (fixture)" {
 	export RDMADIAG_REPLAY=$FIXTURES/complete-devs
 	run bash_complete 'rdmadiag link show '

@@ -105,6 +105,7 @@ int main(void)
 	is_str(complete("4", W("--replay", "/nonexistent", "link", "")), "show\ncheck\nhelp\n",
 	       "global option values are skipped");
 	is_str(complete("2", W("--record", "")), ":dir\n", "directory after --record");
+	is_str(complete("2", W("--snapshot", "")), ":file\n", "a file after --snapshot");
 	is_str(complete("3", W("link", "check", "--")), "--list\n--only\n--skip\n--expect-mtu\n"
 	       "--expect-link-layer\n--format\n--save\n--help\n", "every option of the action");
 	is_str(complete("2", W("link", "--")), "--help\n", "options of the default action at the action slot");
