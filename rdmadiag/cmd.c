@@ -215,6 +215,13 @@ static void print_opt_help(const struct cmd_opt *opt)
 	printf("\n");
 }
 
+static void print_keyword(const char *before, const char *name, bool takes_value, enum complete_kind complete,
+			  const char *values, void *data)
+{
+	(void)before, (void)takes_value, (void)complete, (void)values, (void)data;
+	printf(" %s", name);
+}
+
 static void print_action_usage(const struct object *obj, const struct action *a, bool with_opts)
 {
 	bool words = a->synopsis && a->synopsis[0];
@@ -223,10 +230,11 @@ static void print_action_usage(const struct object *obj, const struct action *a,
 	if (a->opts && a->opts[0].name)
 		printf(" [OPTIONS]");
 	printf("\n    %s\n", a->summary);
-	if (a->keywords) {
+	if (a->words || a->filters) {
+		struct cmd_form f = action_form(a);
+
 		printf("    Keywords:");
-		for (int i = 0; a->keywords[i]; i++)
-			printf(" %s", a->keywords[i]);
+		form_each_keyword(&f, "", print_keyword, NULL);
 		printf("\n");
 	}
 	if (with_opts && a->opts)

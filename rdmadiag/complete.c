@@ -13,6 +13,10 @@
  * ":dir" or ":host" asks the shell to complete file names, directories or
  * host names itself.
  *
+ * Keywords and their values come from the action's own tables (its words and
+ * cmd_forms, the resource filters' rfilter_key lists), the ones its parser
+ * reads, and are offered only where that grammar takes them.
+ *
  * Live values (device names, DEV/PORT) come from /sys/class/infiniband through
  * fs_list(), so `--replay DIR` on the command line being completed (or
  * RDMADIAG_REPLAY) makes them come from a fixture. QP numbers need netlink:
@@ -30,9 +34,9 @@
 #include "../netlink/res.h"
 #include "../netlink/source.h"
 #include "../netlink/sysfs.h"
-#include "counter_qp.h"
 #include "rdmadiag.h"
 #include "recent.h"
+#include "resource.h"
 
 #define IB_CLASS "/sys/class/infiniband"
 
@@ -53,33 +57,6 @@ static const struct global_opt global_opts[] = {
 };
 
 static const char *const color_values[] = { "auto", "always", "never", NULL };
-
-/*
- * Static values of filter keywords (action->keywords), by keyword name. The
- * keyword tables only name the keywords, so their values live here; an owner
- * of a new keyword with a fixed set of values adds one line.
- */
-static const char *const qp_states[] = { "RESET", "INIT", "RTR", "RTS", "SQD", "SQE", "ERR", NULL };
-static const char *const cm_port_spaces[] = { "TCP", "UDP", "IPOIB", "IB", NULL };
-static const char *const qp_types[] = { "RC", "UC", "UD", "RAW_PACKET", "XRC_INI", "XRC_TGT", "GSI", "SMI", NULL };
-
-static const struct keyword_values {
-	const char *keyword;
-	const char *const *values;	/* comma separated lists allowed */
-	enum complete_kind live;	/* or a live kind when values is NULL */
-} keyword_values[] = {
-	{ "state", qp_states, COMPLETE_NONE },
-	{ "type", qp_types, COMPLETE_NONE },
-	{ "ps", cm_port_spaces, COMPLETE_NONE },
-	{ "dev", NULL, COMPLETE_DEV },
-	{ "peer", NULL, COMPLETE_HOST },
-	{ "qp", NULL, COMPLETE_DEV_PORT },	/* counter show qp [DEV[/PORT]] */
-	{ "set", NULL, COMPLETE_DEV_PORT },	/* counter mode set DEV/PORT */
-	{ "auto", counter_auto_values, COMPLETE_NONE },
-	{ "lqpn", NULL, COMPLETE_QPN },
-	{ "rqpn", NULL, COMPLETE_RQPN },
-	{ NULL, NULL, COMPLETE_NONE },
-};
 
 static bool starts_with(const char *s, const char *prefix)
 {
@@ -331,21 +308,81 @@ static void emit_opt_value(const struct cmd_opt *o, const char *head, const char
 	}
 }
 
-static const struct keyword_values *find_keyword(const struct action *a, const char *word)
+/* --- keywords ----------------------------------------------------------- */
+
+/* A keyword of a form: one of its words, or a resource filter. */
+struct keyword {
+	const char *name;
+	enum complete_kind complete;	/* live values of its value */
+	const char *values;		/* or these, space separated */
+	bool list;			/* the value is a comma separated list of them (filters) */
+	const struct cmd_form *form;	/* a word without a value that switches the form */
+};
+
+static bool find_keyword(const struct cmd_form *f, const char *word, struct keyword *k)
 {
-	bool is_kw = false;
+	for (const struct cmd_word *w = f->words; w && w->name; w++) {
+		if (!strcmp(w->name, word)) {
+			*k = (struct keyword){ w->name, w->complete, w->values, false, w->form };
+			return true;
+		}
+	}
+	for (const struct rfilter_key *r = f->filters; r && r->name; r++) {
+		if (!strcmp(r->name, word)) {
+			*k = (struct keyword){ r->name, r->complete, r->kind == RFK_ENUM ? r->values : NULL, true, NULL };
+			return true;
+		}
+	}
+	return false;
+}
 
-	for (int i = 0; a->keywords && a->keywords[i]; i++)
-		if (!strcmp(a->keywords[i], word))
-			is_kw = true;
-	if (!is_kw)
-		return NULL;
-	for (const struct keyword_values *k = keyword_values; k->keyword; k++)
-		if (!strcmp(k->keyword, word))
-			return k;
-	static const struct keyword_values free_value = { "", NULL, COMPLETE_NONE };
+#define MAX_VALUES 32
 
-	return &free_value;	/* a keyword whose value is free text */
+/* "rc uc ud" as a NULL terminated list whose words live in buf. */
+static void split_values(const char *values, char *buf, size_t len, const char **out)
+{
+	int n = 0;
+	char *save = NULL;
+
+	snprintf(buf, len, "%s", values ? values : "");
+	for (char *w = strtok_r(buf, " ", &save); w && n < MAX_VALUES; w = strtok_r(NULL, " ", &save))
+		out[n++] = w;
+	out[n] = NULL;
+}
+
+/* The value after a keyword ("state r<TAB>", "peer <TAB>"). */
+static void emit_keyword_value(const struct keyword *k, const char *cur)
+{
+	char buf[512];
+	const char *values[MAX_VALUES + 1];
+
+	if (!k->values) {
+		emit_kind(k->complete, "", cur);
+		return;
+	}
+	split_values(k->values, buf, sizeof(buf), values);
+	if (k->list)
+		emit_list_item("", cur, values);
+	else
+		emit_list("", values, cur);
+}
+
+void form_each_keyword(const struct cmd_form *f, const char *before, keyword_fn fn, void *data)
+{
+	char first[128], next[160];
+
+	/* an ARG_FIRST form takes its keywords after that word */
+	snprintf(first, sizeof(first), "%s%s%s", before, *before && (f->flags & ARG_FIRST) ? " " : "",
+		 f->flags & ARG_FIRST ? "DEV/PORT" : "");
+	for (const struct cmd_word *w = f->words; w && w->name; w++) {
+		fn(w->form ? before : first, w->name, !w->form, w->complete, w->values, data);
+		if (w->form) {
+			snprintf(next, sizeof(next), "%s%s%s", before, *before ? " " : "", w->name);
+			form_each_keyword(w->form, next, fn, data);
+		}
+	}
+	for (const struct rfilter_key *r = f->filters; r && r->name; r++)
+		fn(first, r->name, true, r->complete, r->kind == RFK_ENUM ? r->values : NULL, data);
 }
 
 /* --- the command line being completed -------------------------------- */
@@ -380,11 +417,74 @@ static const struct cmd_opt *find_action_opt(const struct action *a, const char 
 	return n == 1 ? found : NULL;
 }
 
+#define MAX_USED 16
+
+/* Where the positional words before the cursor leave the grammar. */
+struct form_walk {
+	struct cmd_form f;
+	bool any;		/* a word of this form was given */
+	int bare;		/* words that are not keywords or their values */
+	bool pending;		/* the next word is the value of k */
+	struct keyword k;
+	const char *used[MAX_USED];
+	int nused;
+};
+
+static void walk_word(struct form_walk *fw, const char *w)
+{
+	struct keyword k;
+
+	if (fw->pending) {
+		fw->pending = false;
+		return;
+	}
+	if (find_keyword(&fw->f, w, &k)) {
+		if (k.form && !fw->any) {	/* "counter show qp": a form of its own from here */
+			*fw = (struct form_walk){ .f = *k.form };
+			return;
+		}
+		if (!k.form) {
+			fw->any = fw->pending = true;
+			fw->k = k;
+			if (fw->nused < MAX_USED)
+				fw->used[fw->nused++] = k.name;
+			return;
+		}
+	}
+	fw->any = true;
+	fw->bare++;
+}
+
+static bool word_used(const struct form_walk *fw, const char *name)
+{
+	for (int i = 0; i < fw->nused; i++)
+		if (!strcmp(fw->used[i], name))
+			return true;
+	return false;
+}
+
+/* The keywords and the positional word the form takes next. */
+static void emit_form_next(const struct form_walk *fw, const char *cur)
+{
+	const struct cmd_form *f = &fw->f;
+	bool keywords = !(f->flags & ARG_FIRST) || fw->bare;
+
+	for (const struct cmd_word *w = f->words; w && w->name; w++) {
+		if (w->form ? !fw->any : keywords && (!word_used(fw, w->name) || (w->flags & WORD_REPEAT)))
+			emit("", w->name, cur);
+	}
+	for (const struct rfilter_key *r = f->filters; keywords && r && r->name; r++)
+		if (!word_used(fw, r->name))
+			emit("", r->name, cur);
+	if (!fw->any)
+		emit_kind(f->positional, "", cur);
+}
+
 /* Words after OBJECT ACTION: options, positional words, keyword pairs. */
 static void complete_action_args(const struct line *l, int i, const struct action *a)
 {
 	bool opts_done = false;
-	int positional = 0;
+	struct form_walk fw = { .f = action_form(a) };
 	const char *cur = l->cur;
 
 	for (; i < l->cword; i++) {
@@ -403,7 +503,7 @@ static void complete_action_args(const struct line *l, int i, const struct actio
 				i++;
 			}
 		} else {
-			positional++;
+			walk_word(&fw, w);
 		}
 	}
 	if (!opts_done && cur[0] == '-') {	/* "--x" and the short options of a table ("-o") */
@@ -422,20 +522,10 @@ static void complete_action_args(const struct line *l, int i, const struct actio
 		}
 		return;
 	}
-	/* The value after a filter keyword ("state RT<TAB>"). */
-	const struct keyword_values *k = positional ? find_keyword(a, l->words[l->cword - 1]) : NULL;
-
-	if (k) {
-		if (k->values)
-			emit_list_item("", cur, k->values);
-		else
-			emit_kind(k->live, "", cur);
-		return;
-	}
-	for (int j = 0; a->keywords && a->keywords[j]; j++)
-		emit("", a->keywords[j], cur);
-	if (positional == 0)
-		emit_kind(a->positional, "", cur);
+	if (fw.pending)
+		emit_keyword_value(&fw.k, cur);
+	else
+		emit_form_next(&fw, cur);
 }
 
 static const struct action *find_action_word(const struct object *obj, const char *word)
@@ -653,8 +743,34 @@ static void dump_opt(const struct cmd_opt *o)
 	printf(",\"complete\":\"%s\"}", KIND_NAME(complete_kind_names, o->complete));
 }
 
+struct dump_keywords {
+	int n;
+};
+
+/* {"name":"state","before":"","takes_value":true,"values":["rc",...],"complete":"none"}:
+ * before is what a command line has ahead of it ("qp", "set DEV/PORT"). */
+static void dump_keyword(const char *before, const char *name, bool takes_value, enum complete_kind complete,
+			 const char *values, void *data)
+{
+	struct dump_keywords *d = data;
+	char buf[512];
+	const char *list[MAX_VALUES + 1];
+
+	split_values(values, buf, sizeof(buf), list);
+	printf("%s{\"name\":", d->n++ ? "," : "");
+	json_str(name);
+	printf(",\"before\":");
+	json_str(before);
+	printf(",\"takes_value\":%s,\"values\":", takes_value ? "true" : "false");
+	json_str_list(list);
+	printf(",\"complete\":\"%s\"}", KIND_NAME(complete_kind_names, complete));
+}
+
 static void dump_action(const struct action *a)
 {
+	struct cmd_form f = action_form(a);
+	struct dump_keywords d = { 0 };
+
 	printf("{\"name\":");
 	json_str(a->name);
 	printf(",\"synopsis\":");
@@ -663,7 +779,9 @@ static void dump_action(const struct action *a)
 	json_str(a->summary);
 	printf(",\"hidden\":%s,\"positional\":\"%s\",\"keywords\":", a->flags & HIDDEN ? "true" : "false",
 	       KIND_NAME(complete_kind_names, a->positional));
-	json_str_list(a->keywords);
+	putchar('[');
+	form_each_keyword(&f, "", dump_keyword, &d);
+	putchar(']');
 	printf(",\"options\":[");
 	for (const struct cmd_opt *o = a->opts; o && o->name; o++) {
 		if (o != a->opts)

@@ -19,6 +19,7 @@
 #include "objects.h"
 #include "output.h"
 #include "prom.h"
+#include "resource.h"
 
 enum {
 	F_IFNAME, F_DEV, F_PORT, F_NETDEV, F_LIFESPAN, F_GROUP, F_ERROR,
@@ -284,8 +285,11 @@ static int port_errors(const struct sample *s)
 	return rc;
 }
 
-/* "qp" switches show to the per-QP counters; the others filter those. */
-static const char *const show_keywords[] = { "qp", "lqpn", "pid", "counter", NULL };
+/* "qp" switches show to the per-QP counters, whose filters follow it. */
+static const struct cmd_word show_words[] = {
+	{ "qp", COMPLETE_NONE, NULL, &counter_qp_show_form, 0 },
+	{ NULL },
+};
 
 static int counter_show(struct cmd_ctx *ctx)
 {
@@ -298,9 +302,10 @@ static int counter_show(struct cmd_ctx *ctx)
 	if (ctx->argc && !strcmp(ctx->argv[0], "qp")) {
 		return counter_qp_show(ctx, fmt);
 	}
-	for (const char *const *k = show_keywords + 1; ctx->argc && *k; k++) {
-		if (!strcmp(ctx->argv[0], *k)) {
-			usage_error("'%s' filters the per-QP counters: rdmadiag counter show qp [DEV[/PORT]] %s N", *k, *k);
+	for (const struct rfilter_key *k = counter_qp_show_form.filters; ctx->argc && k->name; k++) {
+		if (!strcmp(ctx->argv[0], k->name)) {
+			usage_error("'%s' filters the per-QP counters: rdmadiag counter show qp [DEV[/PORT]] %s N", k->name,
+				    k->name);
 			return EXIT_USAGE;
 		}
 	}
@@ -740,13 +745,16 @@ static const struct cmd_opt check_opts[] = {
 	{ 0 },
 };
 
-static const char *const mode_keywords[] = { "set", "auto", NULL };
-static const char *const bind_keywords[] = { "lqpn", "counter", NULL };
+/* counter mode [DEV[/PORT]] | set DEV/PORT auto ... */
+static const struct cmd_word mode_words[] = {
+	{ "set", COMPLETE_NONE, NULL, &counter_mode_set_form, 0 },
+	{ NULL },
+};
 
 static const struct action counter_actions[] = {
 	{ "show", "[qp] [DEV[/PORT]]", "port counters grouped by meaning (traffic, retransmission, RNR, congestion, ...); "
 	  "with qp the per-QP counters",
-	  counter_show, NEEDS_NETLINK, show_opts, COMPLETE_DEV_PORT, show_keywords },
+	  counter_show, NEEDS_NETLINK, show_opts, COMPLETE_DEV_PORT, show_words },
 	{ "watch", "[DEV[/PORT]]", "per-interval deltas and rates of the counters that changed", counter_watch,
 	  NEEDS_NETLINK, watch_opts, COMPLETE_DEV_PORT, NULL },
 	{ "check", "[DEV[/PORT]]", "sample twice and say what rising counters mean (loss, congestion, RNR, flaps)",
@@ -755,11 +763,13 @@ static const struct action counter_actions[] = {
 	  COMPLETE_NONE, NULL },
 	{ "mode", "[DEV[/PORT]] | set DEV/PORT auto type|pid|type,pid|off",
 	  "statistic mode of per-QP counters (auto by type or pid, manual, none), or set it", counter_qp_mode,
-	  NEEDS_NETLINK, NULL, COMPLETE_DEV_PORT, mode_keywords },
+	  NEEDS_NETLINK, NULL, COMPLETE_DEV_PORT, mode_words },
 	{ "bind", "DEV/PORT lqpn N [counter ID]", "bind a QP to a per-QP counter (a new one without counter ID)",
-	  counter_qp_bind, NEEDS_NETLINK, NULL, COMPLETE_DEV_PORT, bind_keywords },
+	  counter_qp_bind, NEEDS_NETLINK | ARG_FIRST, NULL, COMPLETE_DEV_PORT, NULL,
+	  counter_qp_bind_keys },
 	{ "unbind", "DEV/PORT counter ID [lqpn N]", "unbind a QP (or every QP) from a per-QP counter",
-	  counter_qp_unbind, NEEDS_NETLINK, NULL, COMPLETE_DEV_PORT, bind_keywords },
+	  counter_qp_unbind, NEEDS_NETLINK | ARG_FIRST, NULL, COMPLETE_DEV_PORT, NULL,
+	  counter_qp_bind_keys },
 	{ "list", "[DEV[/PORT]]", "same as show", counter_show, NEEDS_NETLINK | HIDDEN, show_opts, COMPLETE_DEV_PORT,
 	  NULL },
 	{ 0 },

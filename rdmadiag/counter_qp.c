@@ -51,20 +51,28 @@ static const struct {
 };
 #define NCRITERIA (sizeof(criteria) / sizeof(criteria[0]))
 
-const char *const counter_auto_values[] = { "type", "pid", "type,pid", "off", NULL };
-
 static const struct rfilter_key show_keys[] = {
-	{ "lqpn", RF_LQPN, RFK_NUM, NULL, NULL },
-	{ "pid", RF_PID, RFK_NUM, NULL, NULL },
-	{ "counter", RF_ID, RFK_NUM, NULL, NULL },
+	{ "lqpn", RF_LQPN, RFK_NUM, NULL, NULL, COMPLETE_QPN },
+	{ "pid", RF_PID, RFK_NUM, NULL, NULL, COMPLETE_NONE },
+	{ "counter", RF_ID, RFK_NUM, NULL, NULL, COMPLETE_NONE },
 	{ NULL },
 };
 
-static const struct rfilter_key bind_keys[] = {
-	{ "lqpn", RF_LQPN, RFK_NUM, NULL, NULL },
-	{ "counter", RF_ID, RFK_NUM, NULL, NULL },
+const struct rfilter_key counter_qp_bind_keys[] = {
+	{ "lqpn", RF_LQPN, RFK_NUM, NULL, NULL, COMPLETE_QPN },
+	{ "counter", RF_ID, RFK_NUM, NULL, NULL, COMPLETE_NONE },
 	{ NULL },
 };
+
+/* counter show qp [DEV[/PORT]] [lqpn N] [pid N] [counter ID] */
+const struct cmd_form counter_qp_show_form = { COMPLETE_DEV_PORT, NULL, show_keys, 0 };
+
+/* counter mode set DEV/PORT auto type|pid|type,pid|off: what parse_auto() takes */
+static const struct cmd_word mode_set_words[] = {
+	{ "auto", COMPLETE_NONE, "type pid type,pid off", NULL, 0 },
+	{ NULL },
+};
+const struct cmd_form counter_mode_set_form = { COMPLETE_DEV_PORT, mode_set_words, NULL, ARG_FIRST };
 
 static void ifname(const char *dev, uint32_t port, char *buf, size_t len)
 {
@@ -586,7 +594,7 @@ int counter_qp_mode(struct cmd_ctx *ctx)
 /* "DEV/PORT KEY VALUE...": one port and single values (no lists or ranges). */
 static int parse_bind_args(struct cmd_ctx *ctx, struct res_query *q, struct port_ctr *p)
 {
-	if (res_query_parse(ctx, bind_keys, q))
+	if (res_query_parse(ctx, counter_qp_bind_keys, q))
 		return EXIT_USAGE;
 	if (!q->has_dev) {
 		usage_error("%s %s needs DEV/PORT first, as in: rdmadiag counter %s mlx5_0/1 ...", ctx->object->name,

@@ -10,6 +10,7 @@
 #include "../netlink/stat.h"
 #include "prom.h"
 #include "rdmadiag.h"
+#include "resource.h"
 
 /* `counter show qp ...`: ctx->argv[0] is "qp"; fmt from --format. */
 int counter_qp_show(struct cmd_ctx *ctx, enum out_format fmt);
@@ -33,6 +34,10 @@ struct prom_series {
 void counter_prom_print(const char *prefix, const char *raw_help, const struct prom_series *s, int n,
 			enum out_format f);
 
-extern const char *const counter_auto_values[];	/* for completion */
+/* The words after `counter show qp` and `counter mode set`, and the filters
+ * of bind and unbind, for the action table in counter.c. */
+extern const struct cmd_form counter_qp_show_form;
+extern const struct cmd_form counter_mode_set_form;
+extern const struct rfilter_key counter_qp_bind_keys[];
 
 #endif

@@ -2058,12 +2058,18 @@ static const struct cmd_opt test_opts[] = {
 	{ 0 },
 };
 
-static const char *const test_keywords[] = { "peer", "loopback", NULL };
+/* What parse_target() takes: peer ADDR [peer ADDR ...] | loopback [DEV[/PORT]] */
+static const struct cmd_form loopback_form = { COMPLETE_DEV_PORT, NULL, NULL, 0 };
+static const struct cmd_word test_words[] = {
+	{ "peer", COMPLETE_HOST, NULL, NULL, WORD_REPEAT },
+	{ "loopback", COMPLETE_NONE, NULL, &loopback_form, 0 },
+	{ NULL },
+};
 
 static const struct action path_actions[] = {
 	{ "test", "{ peer ADDR [peer ADDR ...] | --peers FILE | loopback [DEV[/PORT]] }",
 	  "staged RDMA test to a peer running path serve, or of this host with itself", path_test, 0, test_opts,
-	  COMPLETE_HOST, test_keywords },
+	  COMPLETE_NONE, test_words },
 	{ "serve", "", "answer path test sessions from other hosts", path_serve, 0, path_serve_opts, COMPLETE_NONE, NULL },
 	{ 0 },
 };

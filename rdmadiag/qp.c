@@ -48,8 +48,8 @@ static int parse_qp_type(const char *s) { return rd_qp_type_parse(s); }
 static int parse_qp_state(const char *s) { return rd_qp_state_parse(s); }
 
 static const struct rfilter_key qp_keys[] = {
-	{ "lqpn", RF_ID, RFK_NUM, NULL, NULL },
-	{ "rqpn", RF_RQPN, RFK_NUM, NULL, NULL },
+	{ "lqpn", RF_ID, RFK_NUM, NULL, NULL, COMPLETE_QPN },
+	{ "rqpn", RF_RQPN, RFK_NUM, NULL, NULL, COMPLETE_RQPN },
 	{ "type", RF_TYPE, RFK_ENUM, parse_qp_type, "rc uc ud gsi smi raw_packet xrc_ini xrc_tgt driver" },
 	{ "state", RF_STATE, RFK_ENUM, parse_qp_state, "reset init rtr rts sqd sqe err" },
 	{ "pdn", RF_PDN, RFK_NUM, NULL, NULL },
@@ -57,8 +57,6 @@ static const struct rfilter_key qp_keys[] = {
 	RFILTER_KEY_COMM,
 	{ NULL },
 };
-
-static const char *const qp_keywords[] = { "lqpn", "rqpn", "type", "state", "pdn", "pid", "comm", NULL };
 
 /* The QP's own values, after the link head, as cells of row. */
 static void row_qp_body(struct out_row *row, const struct rd_res *r, struct res_row_text *t)
@@ -549,12 +547,12 @@ static const struct cmd_opt qp_watch_opts[] = {
 
 static const struct action qp_actions[] = {
 	{ "show", "[DEV[/PORT]] [FILTER VALUE]...", "list queue pairs: type, state, PSNs, owner", qp_show,
-	  NEEDS_NETLINK, NULL, COMPLETE_DEV_PORT, qp_keywords },
+	  NEEDS_NETLINK, NULL, COMPLETE_DEV_PORT, NULL, qp_keys },
 	{ "list", "[DEV[/PORT]] [FILTER VALUE]...", "same as show", qp_show, NEEDS_NETLINK | HIDDEN, NULL,
-	  COMPLETE_DEV_PORT, qp_keywords },
+	  COMPLETE_DEV_PORT, NULL, qp_keys },
 	{ "watch", "[DEV[/PORT]] [FILTER VALUE]...",
 	  "poll queue pairs and report creation, state changes, destruction; flag stuck and broken ones",
-	  qp_watch, NEEDS_NETLINK | OUTPUT_STREAM, qp_watch_opts, COMPLETE_DEV_PORT, qp_keywords },
+	  qp_watch, NEEDS_NETLINK | OUTPUT_STREAM, qp_watch_opts, COMPLETE_DEV_PORT, NULL, qp_keys },
 	{ 0 },
 };
 

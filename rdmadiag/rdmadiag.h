@@ -84,6 +84,34 @@ struct opt_value {
 #define MAX_POSITIONAL 64
 
 struct action;
+struct rfilter_key;	/* resource.h: a filter of the resource objects ("state rts") */
+struct cmd_form;
+
+/*
+ * A keyword among an action's positional words, and what follows it. The
+ * parser of the action reads the same words; completion offers them where the
+ * grammar takes them, and after one its values.
+ */
+struct cmd_word {
+	const char *name;		/* "peer", "loopback" */
+	enum complete_kind complete;	/* its value: live values (peer ADDR) */
+	const char *values;		/* or one of these words, space separated; the parser's list */
+	const struct cmd_form *form;	/* or no value: a first word that switches the action to this form */
+	unsigned flags;			/* WORD_REPEAT */
+};
+
+enum word_flags {
+	WORD_REPEAT = 1u << 0,		/* may be given more than once (peer A peer B) */
+};
+
+/* The positional words of an action, or of the form a cmd_word starts: an
+ * optional (ARG_FIRST: required) DEV-like word first, then keywords. */
+struct cmd_form {
+	enum complete_kind positional;	/* the first word when it is not a keyword */
+	const struct cmd_word *words;	/* terminated by { NULL }, or NULL */
+	const struct rfilter_key *filters; /* resource filters "KEY VALUE", keywords too; or NULL */
+	unsigned flags;			/* ARG_FIRST */
+};
 
 /* What a handler receives: its positional words and its parsed options. */
 struct cmd_ctx {
@@ -99,6 +127,7 @@ enum action_flags {
 	NEEDS_VERBS = 1u << 1,		/* opens libibverbs */
 	HIDDEN = 1u << 2,		/* not listed in help */
 	OUTPUT_STREAM = 1u << 3,	/* JSON lines: one object per line, flushed (watch) */
+	ARG_FIRST = 1u << 4,		/* the positional word is required and comes before the keywords */
 };
 
 struct action {
@@ -109,7 +138,8 @@ struct action {
 	unsigned flags;
 	const struct cmd_opt *opts;	/* terminated by { .name = NULL } */
 	enum complete_kind positional;
-	const char *const *keywords;	/* words it takes (filters, "peer", ...), NULL terminated */
+	const struct cmd_word *words;	/* keywords it takes ("peer ADDR", "loopback"); or NULL */
+	const struct rfilter_key *filters; /* resource filters ("state rts"); or NULL */
 };
 
 struct object {
@@ -117,6 +147,19 @@ struct object {
 	const char *summary;
 	const struct action *actions;	/* terminated by { .name = NULL }; first is default */
 };
+
+/* The positional words an action takes, as the form its keywords may switch from. */
+static inline struct cmd_form action_form(const struct action *a)
+{
+	return (struct cmd_form){ a->positional, a->words, a->filters, a->flags & ARG_FIRST };
+}
+
+/* complete.c: each keyword of form f and of the forms its words start, in
+ * help order, with the words a command line has before it: `before` and then
+ * "qp", "set DEV/PORT" ("DEV/PORT" stands for an ARG_FIRST form's word). */
+typedef void (*keyword_fn)(const char *before, const char *name, bool takes_value, enum complete_kind complete,
+			   const char *values, void *data);
+void form_each_keyword(const struct cmd_form *f, const char *before, keyword_fn fn, void *data);
 
 /* objects.c: every object, in help order; NULL terminated. */
 extern const struct object *const all_objects[];

@@ -141,7 +141,7 @@ static const struct rfilter_key pd_keys[] = {
 };
 static const struct rfilter_key cm_keys[] = {
 	{ "cm-idn", RF_ID, RFK_NUM, NULL, NULL },
-	{ "lqpn", RF_LQPN, RFK_NUM, NULL, NULL },
+	{ "lqpn", RF_LQPN, RFK_NUM, NULL, NULL, COMPLETE_QPN },
 	{ "state", RF_STATE, RFK_ENUM, parse_cm_state,
 	  "idle addr_query addr_resolved route_query route_resolved connect disconnect addr_bound listen "
 	  "device_removal destroying" },
@@ -153,11 +153,6 @@ static const struct rfilter_key srq_keys[] = {
 	{ "pdn", RF_PDN, RFK_NUM, NULL, NULL }, RFILTER_KEY_PID, RFILTER_KEY_COMM, { NULL },
 };
 
-static const char *const cq_keywords[] = { "cqn", "ctxn", "pid", "comm", NULL };
-static const char *const mr_keywords[] = { "mrn", "pdn", "pid", "comm", NULL };
-static const char *const pd_keywords[] = { "pdn", "ctxn", "pid", "comm", NULL };
-static const char *const cm_keywords[] = { "cm-idn", "lqpn", "state", "ps", "pid", "comm", NULL };
-static const char *const srq_keywords[] = { "srqn", "type", "pdn", "pid", "comm", NULL };
 
 /* What differs between the kinds that share res_show(). */
 struct res_desc {
@@ -298,27 +293,27 @@ static const struct action res_actions[] = {
 };
 static const struct action cq_actions[] = {
 	{ "show", RES_SYN, "list completion queues: size, users, poll context, owner", res_show, NEEDS_NETLINK,
-	  NULL, COMPLETE_DEV_PORT, cq_keywords },
+	  NULL, COMPLETE_DEV_PORT, NULL, cq_keys },
 	{ 0 },
 };
 static const struct action mr_actions[] = {
 	{ "show", RES_SYN, "list memory regions: keys (root only), length, PD, owner", res_show, NEEDS_NETLINK,
-	  NULL, COMPLETE_DEV_PORT, mr_keywords },
+	  NULL, COMPLETE_DEV_PORT, NULL, mr_keys },
 	{ 0 },
 };
 static const struct action pd_actions[] = {
 	{ "show", RES_SYN, "list protection domains: users, owner", res_show, NEEDS_NETLINK, NULL,
-	  COMPLETE_DEV_PORT, pd_keywords },
+	  COMPLETE_DEV_PORT, NULL, pd_keys },
 	{ 0 },
 };
 static const struct action cm_actions[] = {
 	{ "show", RES_SYN, "list RDMA CM ids: addresses, state, port space, QP, owner", res_show, NEEDS_NETLINK,
-	  NULL, COMPLETE_DEV_PORT, cm_keywords },
+	  NULL, COMPLETE_DEV_PORT, NULL, cm_keys },
 	{ 0 },
 };
 static const struct action srq_actions[] = {
 	{ "show", RES_SYN, "list shared receive queues: type, PD, CQ, owner", res_show, NEEDS_NETLINK, NULL,
-	  COMPLETE_DEV_PORT, srq_keywords },
+	  COMPLETE_DEV_PORT, NULL, srq_keys },
 	{ 0 },
 };
 

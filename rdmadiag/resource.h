@@ -18,11 +18,13 @@ enum rfilter_kind {
 };
 
 struct rfilter_key {
-	const char *name;		/* keyword, as in the action's keywords list */
+	const char *name;		/* keyword */
 	enum rd_res_field field;	/* unused for RFK_COMM */
 	enum rfilter_kind kind;
 	int (*parse)(const char *);	/* RFK_ENUM: token -> value, -1 unknown */
-	const char *values;		/* RFK_ENUM: the accepted tokens, for errors */
+	const char *values;		/* RFK_ENUM: the accepted tokens, space separated: the errors
+					 * list them and completion offers them, so parse must take each */
+	enum complete_kind complete;	/* live values completion offers (QP numbers) */
 };
 
 #define RFILTER_MAX_TERMS 8
@@ -88,7 +90,7 @@ void res_out_link(const struct rd_res *r, bool as_head);
 void res_out_owner(const struct rd_res *r);
 
 /* Keys every resource object accepts. */
-#define RFILTER_KEY_PID { "pid", RF_PID, RFK_NUM, NULL, NULL }
-#define RFILTER_KEY_COMM { "comm", RF_COUNT, RFK_COMM, NULL, NULL }
+#define RFILTER_KEY_PID { "pid", RF_PID, RFK_NUM, NULL, NULL, COMPLETE_NONE }
+#define RFILTER_KEY_COMM { "comm", RF_COUNT, RFK_COMM, NULL, NULL, COMPLETE_NONE }
 
 #endif

@@ -813,12 +813,15 @@ static const struct cmd_opt check_opts[] = {
 	{ 0 },
 };
 
-static const char *const check_keywords[] = { "peer", NULL };
+static const struct cmd_word check_words[] = {
+	{ "peer", COMPLETE_HOST, NULL, NULL, WORD_REPEAT },
+	{ NULL },
+};
 
 static const struct action system_actions[] = {
 	{ "check", "[DEV[/PORT]] [peer ADDR]...",
 	  "every layer in order: device, resource (QPs), counters, then connection and performance to each peer",
-	  system_check, 0, check_opts, COMPLETE_DEV_PORT, check_keywords },
+	  system_check, 0, check_opts, COMPLETE_DEV_PORT, check_words },
 	SYSTEM_SNAPSHOT_ACTION,
 	{ 0 },
 };

@@ -1,8 +1,9 @@
 #!/bin/bash
 # The man pages, the completion and the command tables agree:
-#  - every object, action, option, option value, filter keyword and check id of
-#    the tables (read with `rdmadiag __tables`) is documented in Documentation/
-#    and offered by `rdmadiag __complete`;
+#  - every object, action, option, option value, keyword, keyword value and
+#    check id of the tables (read with `rdmadiag __tables`) is documented in
+#    Documentation/ and offered by `rdmadiag __complete` (a keyword after the
+#    words its "before" names: counter show qp lqpn);
 #  - every command in a SYNOPSIS or EXAMPLES section and every option in a .TP
 #    tag of the pages exists in the tables.
 # Where things go: the object's page is Documentation/rdmadiag-OBJECT.8 (or any
@@ -97,17 +98,28 @@ for obj in $(q '.objects[].name'); do
 				if [ "$(q "$a | .options[] | select(.name == \"$opt\") | .complete")" = check_id ]; then
 					grep -qxF -- "$v" <<<"$tags" || problem "check id $v ('$obj $act $opt') is not a .TP tag of $page"
 				else
-					grep -qwF -- "$v" <<<"$text" || problem "value $v of $opt ('$obj $act') does not appear in $page"
+					# any case: a page may show the tokens upper case and say so
+				grep -qiwF -- "$v" <<<"$text" || problem "value $v of $opt ('$obj $act') does not appear in $page"
 				fi
 				offers "$v" 4 rdmadiag "$obj" "$act" "$opt" "" ||
 					problem "value $v of $opt ('$obj $act') is not offered by completion"
 			done
 		done
-		for kw in $(q "$a | .keywords[]"); do
+		# A keyword is offered where the grammar takes it: after the words
+		# "before" names ("counter show qp lqpn"), and then its values.
+		while IFS='|' read -r before kw values; do
+			# shellcheck disable=SC2206 # the words before it, split on purpose
+			pre=($obj $act $before)
 			grep -qwF -- "$kw" <<<"$text" || problem "filter keyword $kw of '$obj $act' does not appear in $page"
-			offers "$kw" 3 rdmadiag "$obj" "$act" "" ||
-				problem "filter keyword $kw of '$obj $act' is not offered by completion"
-		done
+			offers "$kw" $((${#pre[@]} + 1)) rdmadiag "${pre[@]}" "" ||
+				problem "keyword $kw of '$obj $act${before:+ $before}' is not offered by completion"
+			for v in $values; do
+				# any case: a page may show the tokens upper case and say so
+				grep -qiwF -- "$v" <<<"$text" || problem "value $v of '$obj $act${before:+ $before} $kw' does not appear in $page"
+				offers "$v" $((${#pre[@]} + 2)) rdmadiag "${pre[@]}" "$kw" "" ||
+					problem "value $v of '$obj $act${before:+ $before} $kw' is not offered by completion"
+			done
+		done < <(q "$a | .keywords[] | [.before, .name, (.values | join(\" \"))] | join(\"|\")")
 	done
 done
 

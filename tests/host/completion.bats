@@ -34,8 +34,12 @@ walk_tables() {
 			local a=".objects[] | select(.name == \"$obj\") | .actions[] | select(.name == \"$act\")"
 			missing_from "$($fn "rdmadiag $obj $act -")" $(jq -r "$a | .options[].name" <<<"$t") |
 				sed "s/^/option: $obj $act /"
-			missing_from "$($fn "rdmadiag $obj $act ")" $(jq -r "$a | .keywords[]" <<<"$t") |
-				sed "s/^/keyword: $obj $act /"
+			# keywords where the grammar takes them: after the words of "before"
+			local before
+			while IFS='|' read -r before words; do
+				missing_from "$($fn "rdmadiag $obj $act ${before:+$before }")" $words |
+					sed "s|^|keyword: $obj $act${before:+ $before} |"
+			done < <(jq -r "[$a | .keywords[]] | group_by(.before)[] | [.[0].before, (map(.name) | join(\" \"))] | join(\"|\")" <<<"$t")
 			for opt in $(jq -r "$a | .options[] | select(.choices | length > 0) | .name" <<<"$t"); do
 				missing_from "$($fn "rdmadiag $obj $act $opt ")" \
 					$(jq -r "$a | .options[] | select(.name == \"$opt\") | .choices[]" <<<"$t") |
@@ -115,6 +119,97 @@ walk_tables() {
 	assert_output ':file -/'
 	[ "$(tables | jq -r '.global_options[] | select(.takes_value) | "\(.name) \(.complete)"')" = \
 		$'--record dir\n--replay dir\n--snapshot file' ]
+}
+
+# The words a command takes and those completion offers come from the same
+# tables (the action's keywords, the filters' value lists): every value offered
+# after a keyword must be one the command accepts. Run against the lab-rxe
+# fixture, where the command gets past parsing (exit 2 is a usage error).
+@test "every keyword value completion offers, the command accepts (lab-rxe)" {
+	export RDMADIAG_REPLAY=$FIXTURES/lab-rxe RDMADIAG_STATE_DIR=$BATS_TEST_TMPDIR/state
+	local obj act before kw v n=0 rc bad=""
+	while IFS='|' read -r obj act before kw; do
+		# shellcheck disable=SC2206 # words on purpose; DEV/PORT stands for a port of the fixture
+		local pre=($obj $act ${before//DEV\/PORT/rxe0/1})
+		while read -r v; do
+			[[ -n $v && $v != :* ]] || continue
+			n=$((n + 1))
+			rc=0
+			timeout 20 "$RDMADIAG" "${pre[@]}" "$kw" "$v" >/dev/null 2>"$BATS_TEST_TMPDIR/err" || rc=$?
+			[ "$rc" -ne 2 ] || bad+="${pre[*]} $kw $v: $(head -1 "$BATS_TEST_TMPDIR/err")"$'\n'
+		done < <(rd __complete $((${#pre[@]} + 2)) rdmadiag "${pre[@]}" "$kw" '')
+	done < <(tables | jq -r '.objects[] | .name as $o | .actions[] | .name as $a | .keywords[] |
+		select(.takes_value) | [$o, $a, .before, .name] | join("|")')
+	[ -z "$bad" ] || fail "offered but rejected:"$'\n'"$bad"
+	[ "$n" -ge 50 ] || fail "only $n values were offered: the walk did not reach them"
+}
+
+@test "lower-case filter values as the man pages show them, all the parser takes" {
+	export RDMADIAG_REPLAY=$FIXTURES/lab-rxe
+	run rd __complete 4 rdmadiag qp show type ''
+	assert_output $'rc\nuc\nud\ngsi\nsmi\nraw_packet\nxrc_ini\nxrc_tgt\ndriver'
+	run bash_complete 'rdmadiag cm show state '
+	assert_line 'listen'
+	refute_line 'RTS'
+	run bash_complete 'rdmadiag srq show type '
+	assert_output $'basic\nxrc\ntm'
+	run zsh_complete 'rdmadiag qp watch state rts,'
+	assert_line 'rts,err'
+}
+
+@test "path test: keywords first, hosts only after peer, DEV/PORT after loopback" {
+	export RDMADIAG_REPLAY=$FIXTURES/complete-devs RDMADIAG_STATE_DIR=$BATS_TEST_TMPDIR/state
+	mkdir -p "$RDMADIAG_STATE_DIR"
+	echo 10.0.0.7 >"$RDMADIAG_STATE_DIR/peers"
+	run rd __complete 3 rdmadiag path test ''
+	assert_output $'peer\nloopback'
+	run rd path test 10.0.0.7
+	assert_failure 2
+	run rd __complete 4 rdmadiag path test peer ''
+	assert_output $'10.0.0.7\n:host'
+	run rd __complete 5 rdmadiag path test peer 10.0.0.7 ''
+	assert_output 'peer'
+	run bash_complete 'rdmadiag path test loopback '
+	assert_output $'mlx5_0\nmlx5_1\nrxe0'
+	run zsh_complete 'rdmadiag path test loopback rx'
+	assert_output $'rxe0\nrxe0/1'
+	run rd __complete 5 rdmadiag path test loopback rxe0 ''
+	assert_output ''
+}
+
+@test "counter show: the per-QP filters only after qp" {
+	export RDMADIAG_REPLAY=$FIXTURES/complete-devs
+	run bash_complete 'rdmadiag counter show '
+	assert_output $'qp\nmlx5_0\nmlx5_1\nrxe0'
+	run rd counter show lqpn 5
+	assert_failure 2
+	run bash_complete 'rdmadiag counter show qp '
+	assert_output $'lqpn\npid\ncounter\nmlx5_0\nmlx5_1\nrxe0'
+	run bash_complete 'rdmadiag counter show qp rxe0/1 '
+	assert_output $'lqpn\npid\ncounter'
+	run bash_complete 'rdmadiag counter show rxe0 '
+	assert_output ''
+}
+
+@test "counter mode: [DEV[/PORT]] | set DEV/PORT auto type|pid|type,pid|off, as help shows it" {
+	export RDMADIAG_REPLAY=$FIXTURES/complete-devs
+	rd counter help | grep -qF 'counter mode [DEV[/PORT]] | set DEV/PORT auto type|pid|type,pid|off'
+	run bash_complete 'rdmadiag counter mode '
+	assert_output $'set\nmlx5_0\nmlx5_1\nrxe0'
+	run bash_complete 'rdmadiag counter mode set '
+	assert_output $'mlx5_0\nmlx5_1\nrxe0'
+	run bash_complete 'rdmadiag counter mode set rxe0/1 '
+	assert_output 'auto'
+	run zsh_complete 'rdmadiag counter mode set rxe0/1 auto '
+	assert_output $'type\npid\ntype,pid\noff'
+	run bash_complete 'rdmadiag counter mode set rxe0/1 auto type '
+	assert_output ''
+	run bash_complete 'rdmadiag counter mode rxe0/1 '
+	assert_output ''
+	run bash_complete 'rdmadiag counter bind '
+	assert_output $'mlx5_0\nmlx5_1\nrxe0'
+	run bash_complete 'rdmadiag counter bind rxe0/1 lqpn 5 '
+	assert_output 'counter'
 }
 
 @test "bash and zsh: device names and DEV/PORT from sysfs (fixture)" {

@@ -225,9 +225,11 @@ mlx5_0/1: lqpn 201 unbound from counter 5"
 	[[ "$stderr" == *"does not support per-QP counters (rxe)"* ]]
 }
 
-@test "completion offers qp, the filters and the auto criteria" {
+@test "completion offers qp, the filters after it and the auto criteria" {
 	run rd __complete 3 rdmadiag counter show ''
 	assert_line qp
+	refute_line lqpn	# 'counter show lqpn 5' is a usage error
+	run rd __complete 4 rdmadiag counter show qp ''
 	assert_line lqpn
 	run rd __complete 6 rdmadiag counter mode set mlx5_0/1 auto ''
 	assert_line type

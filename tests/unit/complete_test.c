@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "../../rdmadiag/rdmadiag.h"
+#include "../../rdmadiag/resource.h"
 #include "tap.h"
 
 struct global_opts g_opts;
@@ -33,11 +34,30 @@ static const struct cmd_opt check_opts[] = {
 	{ NULL },
 };
 
-static const char *const qp_keywords[] = { "lqpn", "state", "type", "pid", NULL };
+static const struct rfilter_key qp_keys[] = {
+	{ "lqpn", RF_ID, RFK_NUM, NULL, NULL, COMPLETE_NONE },
+	{ "state", RF_STATE, RFK_ENUM, NULL, "reset init rtr rts err", COMPLETE_NONE },
+	{ "type", RF_TYPE, RFK_ENUM, NULL, "rc ud", COMPLETE_NONE },
+	{ "pid", RF_PID, RFK_NUM, NULL, NULL, COMPLETE_NONE },
+	{ NULL },
+};
+
+/* test { peer ADDR [peer ADDR]... | loop [DEV[/PORT]] | set DEV/PORT mode on|off } */
+static const struct cmd_form loop_form = { COMPLETE_DEV_PORT, NULL, NULL, 0 };
+static const struct cmd_word set_words[] = { { "mode", COMPLETE_NONE, "on off", NULL, 0 }, { NULL } };
+static const struct cmd_form set_form = { COMPLETE_DEV_PORT, set_words, NULL, ARG_FIRST };
+static const struct cmd_word test_words[] = {
+	{ "peer", COMPLETE_FILE, NULL, NULL, WORD_REPEAT },
+	{ "loop", COMPLETE_NONE, NULL, &loop_form, 0 },
+	{ "set", COMPLETE_NONE, NULL, &set_form, 0 },
+	{ NULL },
+};
 
 static const struct action fake_actions[] = {
-	{ "show", "[DEV[/PORT]]", "show", run_nop, 0, NULL, COMPLETE_DEV_PORT, qp_keywords },
+	{ "show", "[DEV[/PORT]]", "show", run_nop, 0, NULL, COMPLETE_DEV_PORT, NULL, qp_keys },
 	{ "check", "[DEV[/PORT]]", "check", run_nop, 0, check_opts, COMPLETE_DEV_PORT, NULL },
+	{ "test", "{ peer ADDR... | loop [DEV] | set DEV mode on|off }", "test", run_nop, 0, NULL, COMPLETE_NONE,
+	  test_words },
 	{ "secret", NULL, "hidden", run_nop, HIDDEN, NULL, COMPLETE_NONE, NULL },
 	{ 0 },
 };
@@ -79,7 +99,7 @@ int main(void)
 	setenv("RDMADIAG_REPLAY", "tests/fixtures/complete-devs", 1);
 
 	is_str(complete("1", W("l")), "link\nlab\n", "objects by prefix");
-	is_str(complete("2", W("link", "")), "show\ncheck\nhelp\n", "actions; the hidden one is left out");
+	is_str(complete("2", W("link", "")), "show\ncheck\ntest\nhelp\n", "actions; the hidden one is left out");
 	is_str(complete("2", W("li", "ch")), "check\n", "object prefix then action prefix");
 	is_str(complete("3", W("link", "check", "--o")), "--only\n", "option by prefix");
 	is_str(complete("4", W("link", "check", "--only", "")),
@@ -96,13 +116,24 @@ int main(void)
 	is_str(complete("5", W("link", "check", "--expect-mtu", "9000", "rxe")), "rxe0\nrxe0/1\n",
 	       "positional after an option with its value: DEV/PORT");
 	is_str(complete("3", W("link", "show", "s")), "state\n", "filter keyword");
-	is_str(complete("5", W("link", "show", "rxe0", "state", "RT")), "RTR\nRTS\n", "static keyword values");
-	is_str(complete("5", W("link", "show", "rxe0", "state", "RTS,I")), "RTS,INIT\n", "keyword value list");
+	is_str(complete("5", W("link", "show", "rxe0", "state", "rt")), "rtr\nrts\n", "values of a filter");
+	is_str(complete("5", W("link", "show", "rxe0", "state", "rts,i")), "rts,init\n", "filter value list");
 	is_str(complete("4", W("link", "show", "rxe0", "r")), "", "DEV only once");
+	is_str(complete("5", W("link", "show", "state", "rts", "")), "lqpn\ntype\npid\n",
+	       "no DEV after a filter, no filter twice");
+	is_str(complete("3", W("link", "test", "")), "peer\nloop\nset\n", "words, no positional of its own");
+	is_str(complete("4", W("link", "test", "peer", "")), ":file\n", "the live kind of a word's value");
+	is_str(complete("5", W("link", "test", "peer", "a", "")), "peer\n", "a repeated word; forms only first");
+	is_str(complete("4", W("link", "test", "loop", "rx")), "rxe0\nrxe0/1\n", "a form's positional word");
+	is_str(complete("5", W("link", "test", "loop", "rxe0", "")), "", "nothing after it");
+	is_str(complete("4", W("link", "test", "set", "")), "mlx5_0\nmlx5_1\nrxe0\n", "ARG_FIRST: DEV first");
+	is_str(complete("5", W("link", "test", "set", "rxe0/1", "")), "mode\n", "then the form's words");
+	is_str(complete("6", W("link", "test", "set", "rxe0/1", "mode", "o")), "on\noff\n", "fixed values");
+	is_str(complete("7", W("link", "test", "set", "rxe0/1", "mode", "on", "")), "", "a word once");
 	is_str(complete("3", W("link", "show", "mlx5_0/")), "mlx5_0/1\nmlx5_0/2\n", "ports of a typed device");
 	is_str(complete("3", W("link", "show", "mlx")), "mlx5_0\nmlx5_1\n", "two devices: no ports yet");
 	is_str(complete("1", W("--color=a")), "--color=auto\n--color=always\n", "--color=WHEN");
-	is_str(complete("4", W("--replay", "/nonexistent", "link", "")), "show\ncheck\nhelp\n",
+	is_str(complete("4", W("--replay", "/nonexistent", "link", "")), "show\ncheck\ntest\nhelp\n",
 	       "global option values are skipped");
 	is_str(complete("2", W("--record", "")), ":dir\n", "directory after --record");
 	is_str(complete("2", W("--snapshot", "")), ":file\n", "a file after --snapshot");
@@ -110,6 +141,6 @@ int main(void)
 	       "--expect-link-layer\n--format\n--save\n--help\n", "every option of the action");
 	is_str(complete("2", W("link", "--")), "--help\n", "options of the default action at the action slot");
 	is_str(complete("3", W("nosuch", "show", "")), "", "unknown object: nothing");
-	is_str(complete("9", W("link")), "show\ncheck\nhelp\n", "CWORD past the end completes a new word");
+	is_str(complete("9", W("link")), "show\ncheck\ntest\nhelp\n", "CWORD past the end completes a new word");
 	return tap_done();
 }
