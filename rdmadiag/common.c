@@ -37,6 +37,15 @@ int report_dev_error(const char *dev, int err)
 	return EXIT_RUNTIME;
 }
 
+int report_no_port(const char *dev, unsigned port)
+{
+	char what[160];
+
+	snprintf(what, sizeof(what), "device %s has no port %u", dev, port);
+	report_error(what, NULL, "list its ports with: rdmadiag link show DEV");
+	return EXIT_HOST;
+}
+
 void report_no_devices(void)
 {
 	report_error("no RDMA devices on this host",

@@ -7,6 +7,9 @@
 
 /* Reports a failed device lookup or dump and returns the exit code. */
 int report_dev_error(const char *dev, int err);
+/* Says that device dev has no port `port` (the selection DEV/PORT names a
+ * port the device lacks) and returns the exit code, EXIT_HOST. */
+int report_no_port(const char *dev, unsigned port);
 /* Says on stderr that there is no RDMA device, and how to get one. */
 void report_no_devices(void);
 

@@ -78,13 +78,8 @@ int sample_ports(const char *dev, unsigned port, struct sample *s)
 		memset(s, 0, sizeof(*s));
 		return report_dev_error(dev, err);
 	}
-	if (s->n == 0 && dev && port) {
-		char what[160];
-
-		snprintf(what, sizeof(what), "device %s has no port %u", dev, port);
-		report_error(what, NULL, "list its ports with: rdmadiag link show DEV");
-		return EXIT_HOST;
-	}
+	if (s->n == 0 && dev && port)
+		return report_no_port(dev, port);
 	if (s->n == 0) {
 		report_no_devices();
 		return EXIT_HOST;

@@ -171,13 +171,8 @@ static int gid_show(struct cmd_ctx *ctx)
 	if (err)
 		return report_dev_error(ctx->argc ? sel.dev : NULL, err);
 	print_recs(&w);
-	if (w.ports == 0 && sel.port) {
-		char what[128];
-
-		snprintf(what, sizeof(what), "device %s has no port %u", sel.dev, sel.port);
-		report_error(what, NULL, "list its ports with: rdmadiag link show DEV");
-		return EXIT_HOST;
-	}
+	if (w.ports == 0 && sel.port)
+		return report_no_port(sel.dev, sel.port);
 	if (w.ports == 0 && !ctx->argc)
 		report_no_devices();
 	return w.err ? EXIT_RUNTIME : EXIT_OK;

@@ -198,13 +198,8 @@ static int link_show(struct cmd_ctx *ctx)
 	out_list_end();
 	if (err)
 		return report_dev_error(ctx->argc ? sel.dev : NULL, err);
-	if (count == 0 && sel.port) {
-		char what[128];
-
-		snprintf(what, sizeof(what), "device %s has no port %u", sel.dev, sel.port);
-		report_error(what, NULL, "list its ports with: rdmadiag link show DEV");
-		return EXIT_HOST;
-	}
+	if (count == 0 && sel.port)
+		return report_no_port(sel.dev, sel.port);
 	if (count == 0 && !ctx->argc)
 		report_no_devices();
 	return EXIT_OK;

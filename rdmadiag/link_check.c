@@ -290,13 +290,8 @@ static int gather_and_run(struct cmd_ctx *ctx, const struct dev_port *sel, struc
 		err = link_each(g.dev, sel->port, gather_port, env);
 	if (err)
 		return report_dev_error(g.dev, err);
-	if (sel->port && env->nport == 0) {
-		char what[128];
-
-		snprintf(what, sizeof(what), "device %s has no port %u", sel->dev, sel->port);
-		report_error(what, NULL, "list its ports with: rdmadiag link show DEV");
-		return EXIT_HOST;
-	}
+	if (sel->port && env->nport == 0)
+		return report_no_port(sel->dev, sel->port);
 	out_list_begin("checks");
 	run_checks(env, &sum);
 	out_list_end();
