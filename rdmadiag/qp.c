@@ -506,6 +506,8 @@ static int qp_watch(struct cmd_ctx *ctx)
 		return EXIT_USAGE;
 	w.stuck = ctx_opt_dbl(ctx, "--stuck", 5.0);
 	rc = nl_require();
+	if (!rc)
+		rc = res_query_check_port(&q);
 	if (rc)
 		return rc;
 	rc = watch_alloc(&w);

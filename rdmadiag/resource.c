@@ -246,15 +246,39 @@ const char *res_comm(const struct rd_res *r)
 struct dev_list {
 	int n;
 	uint32_t index[MAX_DEVS];
+	uint32_t nports[MAX_DEVS];
 };
 
 static int collect_dev(const struct rd_dev *d, void *data)
 {
 	struct dev_list *l = data;
 
-	if (l->n < MAX_DEVS)
+	if (l->n < MAX_DEVS) {
+		l->nports[l->n] = d->nports;
 		l->index[l->n++] = d->index;
+	}
 	return 0;
+}
+
+/* The selected port is past the last port of the device (devs: the selected
+ * device). A device reply without a port count (0) is given the benefit of
+ * the doubt. */
+static bool port_missing(const struct res_query *q, const struct dev_list *devs)
+{
+	return q->sel.port && devs->n && devs->nports[0] && q->sel.port > devs->nports[0];
+}
+
+int res_query_check_port(const struct res_query *q)
+{
+	struct dev_list devs = { 0 };
+	int err;
+
+	if (!q->sel.port)
+		return EXIT_OK;
+	err = rd_dev_each(q->sel.dev, collect_dev, &devs);
+	if (err)
+		return report_dev_error(q->sel.dev, err);
+	return port_missing(q, &devs) ? report_no_port(q->sel.dev, q->sel.port) : EXIT_OK;
 }
 
 struct filtered {
@@ -292,6 +316,8 @@ int res_walk(const struct res_query *q, enum rd_res_kind kind, const char *id_ke
 	err = rd_dev_each(dev, collect_dev, &devs);
 	if (err)
 		return report_dev_error(dev, err);
+	if (port_missing(q, &devs))
+		return report_no_port(q->sel.dev, q->sel.port);
 	if (ndevs)
 		*ndevs = devs.n;
 	for (int i = 0; i < devs.n; i++) {

@@ -68,6 +68,11 @@ const char *res_comm(const struct rd_res *r);
 int res_walk(const struct res_query *q, enum rd_res_kind kind, const char *id_key, rd_res_cb cb, void *data,
 	     int *ndevs);
 
+/* A DEV/PORT whose device has no such port is reported (as link show does)
+ * and its exit code returned; 0 when it has, or no port was given. res_walk()
+ * checks this itself; qp watch, which keeps its own device list, asks. */
+int res_query_check_port(const struct res_query *q);
+
 /* The same for one device the caller already knows (qp watch keeps its own
  * device list). Reports nothing; returns 0 or -errno. */
 int res_walk_dev(const struct res_query *q, enum rd_res_kind kind, const char *id_key, uint32_t dev_index,

@@ -79,10 +79,10 @@ rq() {
 	[ "${#lines[@]}" -lt "$n" ] && [ "${#lines[@]}" -gt 0 ]
 }
 
-@test "a device or port that does not match selects nothing or fails clearly" {
+@test "a device or port that does not exist fails clearly" {
 	run rq qp show rxe0/2
-	assert_success
-	assert_output ''
+	assert_failure 3
+	assert_output --partial 'device rxe0 has no port 2'
 	run rq qp show mlx5_0
 	assert_failure 3
 	assert_output --partial "no RDMA device named 'mlx5_0'"
