@@ -202,7 +202,10 @@ static bool res_query_filters(const struct res_query *q)
 
 bool res_query_match(const struct res_query *q, const struct rd_res *r)
 {
-	if (q->sel.port && (!rd_res_has(r, RF_PORT) || r->port != q->sel.port))
+	/* An object the kernel gives no port (every CQ, MR, PD and SRQ; a QP
+	 * still in RESET; a CM id listening on every port) belongs to the
+	 * whole device, this port included: only another port rules it out. */
+	if (q->sel.port && rd_res_has(r, RF_PORT) && r->port != q->sel.port)
 		return false;
 	for (int i = 0; i < q->nterms; i++)
 		if (!term_match(&q->term[i], r))

@@ -49,7 +49,9 @@ struct res_query {
 };
 
 /* Parses "[DEV[/PORT]] [KEY VALUE]..." against keys (NULL-name terminated).
- * Prints a usage error and returns -1 on bad input. */
+ * PORT selects the objects on that port and the device's objects that have
+ * no port (res_query_match()). Prints a usage error and returns -1 on bad
+ * input. */
 int res_query_parse(const struct cmd_ctx *ctx, const struct rfilter_key *keys, struct res_query *q);
 /* True when the filters ask for exactly one object id (key `id_key`). */
 bool res_query_single_id(const struct res_query *q, const char *id_key, uint32_t *id);

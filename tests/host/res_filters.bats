@@ -10,8 +10,17 @@ bats_require_minimum_version 1.5.0
 GEN=$BATS_TEST_DIRNAME/../tools/gen_res_fixture
 
 setup_file() {
-	export FX=$BATS_FILE_TMPDIR/res100
+	export FX=$BATS_FILE_TMPDIR/res100 FX2=$BATS_FILE_TMPDIR/res100-2ports
 	"$GEN" "$FX" 100 >/dev/null
+	# the same objects on a device with two ports (all of them on port 1)
+	cp -r "$FX" "$FX2"
+	python3 - "$FX2/netlink/cmd1-dump.bin" <<-'EOF'
+		import sys
+		b = bytearray(open(sys.argv[1], 'rb').read())
+		i = b.index(bytes([8, 0, 3, 0, 1, 0, 0, 0]))	# PORT_INDEX (the port count) = 1
+		b[i + 4] = 2
+		open(sys.argv[1], 'wb').write(b)
+	EOF
 }
 
 rq() {
@@ -43,4 +52,33 @@ rq() {
 	run rq qp watch rxe0/1 lqpn 17 --count 1
 	assert_success
 	assert_output --regexp '^present: time [0-9.]+ link rxe0/1 lqpn 17 '
+}
+
+@test "objects the kernel gives no port belong to the device: DEV/PORT lists them, another port rules the others out" {
+	# MRs have no port: rxe0/1 lists the MRs of rxe0
+	run rq -j mr show rxe0
+	assert_success
+	all=$output
+	[ "$(jq '.mrs | length' <<<"$all")" -eq 2 ]
+	run rq -j mr show rxe0/1
+	assert_success
+	assert_equal "$output" "$all"
+	run rq mr show rxe0/1
+	assert_line --index 0 --regexp '^rxe0: mrn 4 '
+	# the CM listener has no port: listed with the port's CM ids
+	run rq -j cm show rxe0/1
+	[ "$(jq -c '[.cm_ids[] | [.cm_idn, .port]]' <<<"$output")" = '[[0,null],[1,1],[2,1]]' ]
+	# on port 2 of the two-port device: the MRs and the listener, no QP
+	run "$RDMADIAG" --replay "$FX2" -j mr show rxe0/2
+	assert_success
+	assert_equal "$output" "$all"
+	run "$RDMADIAG" --replay "$FX2" -j cm show rxe0/2
+	assert_success
+	[ "$(jq -c '[.cm_ids[] | [.cm_idn, .state]]' <<<"$output")" = '[[0,"listen"]]' ]
+	run "$RDMADIAG" --replay "$FX2" qp show rxe0/2
+	assert_success
+	assert_output ''
+	run "$RDMADIAG" --replay "$FX2" qp show rxe0/3
+	assert_failure 3
+	assert_output --partial 'device rxe0 has no port 3'
 }
