@@ -103,17 +103,36 @@ static int parse_item(struct rfilter_term *t, char *item)
 static int parse_term(const struct rfilter_key *k, char *value, struct rfilter_term *t)
 {
 	char *save = NULL;
+	size_t len = strlen(value);
 
 	t->key = k;
 	t->n = 0;
-	if (!*value || value[strlen(value) - 1] == ',') {
+	if (!len) {
 		usage_error("%s: empty value", k->name);
+		return -1;
+	}
+	/* "1,,2", "17,", ",17": a slip, not a wildcard */
+	if (value[0] == ',' || value[len - 1] == ',' || strstr(value, ",,")) {
+		usage_error("%s: empty item in '%s' (items are separated by single commas)", k->name, value);
 		return -1;
 	}
 	/* The words live in argv for the whole command, so splitting in place is safe. */
 	for (char *item = strtok_r(value, ",", &save); item; item = strtok_r(NULL, ",", &save))
 		if (parse_item(t, item))
 			return -1;
+	return 0;
+}
+
+/* The words from argv[i] on (KEY VALUE pairs) give key k again: filters are
+ * ANDed, so a second "lqpn 18" after "lqpn 17" could only select nothing. */
+static int repeated_key(const struct cmd_ctx *ctx, int i, const struct rfilter_key *k)
+{
+	for (int j = i + 2; j + 1 < ctx->argc; j += 2)
+		if (!strcmp(ctx->argv[j], k->name)) {
+			usage_error("filter '%s' given twice: give its values as one list, as in '%s %s,%s'", k->name,
+				    k->name, ctx->argv[i + 1], ctx->argv[j + 1]);
+			return -1;
+		}
 	return 0;
 }
 
@@ -140,6 +159,8 @@ int res_query_parse(const struct cmd_ctx *ctx, const struct rfilter_key *keys, s
 			usage_error("filter '%s' needs a value", k->name);
 			return -1;
 		}
+		if (repeated_key(ctx, i, k))
+			return -1;
 		if (q->nterms >= RFILTER_MAX_TERMS) {
 			usage_error("at most %d filters", RFILTER_MAX_TERMS);
 			return -1;
@@ -157,13 +178,9 @@ bool res_query_single_id(const struct res_query *q, const char *id_key, uint32_t
 {
 	const struct rfilter_term *found = NULL;
 
-	for (int i = 0; i < q->nterms; i++) {
-		if (strcmp(q->term[i].key->name, id_key))
-			continue;
-		if (found)
-			return false;
-		found = &q->term[i];
-	}
+	for (int i = 0; i < q->nterms && !found; i++)	/* a key is given once (repeated_key()) */
+		if (!strcmp(q->term[i].key->name, id_key))
+			found = &q->term[i];
 	if (!found || found->n != 1 || found->range[0].lo != found->range[0].hi)
 		return false;
 	*id = (uint32_t)found->range[0].lo;

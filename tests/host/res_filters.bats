@@ -82,3 +82,44 @@ rq() {
 	assert_failure 3
 	assert_output --partial 'device rxe0 has no port 3'
 }
+
+@test "a filter key given twice is a usage error that says to give one list" {
+	run --separate-stderr rq qp show lqpn 17 lqpn 18
+	assert_failure 2
+	assert_equal "$output" ''
+	assert_equal "$stderr" "rdmadiag: filter 'lqpn' given twice: give its values as one list, as in 'lqpn 17,18'"
+	run --separate-stderr rq qp show comm a comm b
+	assert_failure 2
+	assert_equal "$stderr" "rdmadiag: filter 'comm' given twice: give its values as one list, as in 'comm a,b'"
+	# apart, with other filters between, and for the other objects and qp watch
+	run --separate-stderr rq qp show rxe0/1 state rts pid 2000 state init
+	assert_failure 2
+	assert_equal "$stderr" "rdmadiag: filter 'state' given twice: give its values as one list, as in 'state rts,init'"
+	run --separate-stderr rq cm show lqpn 17 lqpn 18
+	assert_failure 2
+	run --separate-stderr rq mr show mrn 4 mrn 5
+	assert_failure 2
+	run --separate-stderr rq qp watch --count 1 lqpn 17 lqpn 18
+	assert_failure 2
+	assert_equal "$output" ''
+	# the list selects both
+	run rq qp show lqpn 17,18
+	assert_success
+	[ "${#lines[@]}" -eq 2 ]
+}
+
+@test "an empty item in a list is a usage error wherever it is" {
+	for v in 1,,2 17, ,17 , ''; do
+		run --separate-stderr rq qp show lqpn "$v"
+		assert_failure 2
+		assert_equal "$output" ''
+		[ "${#stderr_lines[@]}" -eq 1 ]
+	done
+	run --separate-stderr rq qp show lqpn 1,,2
+	assert_equal "$stderr" "rdmadiag: lqpn: empty item in '1,,2' (items are separated by single commas)"
+	run --separate-stderr rq qp show comm qpapp0,,qpapp1
+	assert_failure 2
+	assert_equal "$stderr" "rdmadiag: comm: empty item in 'qpapp0,,qpapp1' (items are separated by single commas)"
+	run --separate-stderr rq qp show lqpn ''
+	assert_equal "$stderr" 'rdmadiag: lqpn: empty value'
+}
