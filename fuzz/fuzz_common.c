@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "../netlink/source.h"
@@ -22,6 +23,17 @@ static void remove_dir(void)
 		fprintf(stderr, "fuzz: could not remove %s\n", dir);
 }
 
+static int make_recording_dirs(const char *top)
+{
+	char sub[sizeof(dir) + 16];
+
+	snprintf(sub, sizeof(sub), "%s/netlink", top);
+	if (mkdir(sub, 0700))
+		return -1;
+	snprintf(sub, sizeof(sub), "%s/fs", top);
+	return mkdir(sub, 0700);
+}
+
 const char *fuzz_replay_dir(void)
 {
 	static bool done;
@@ -30,7 +42,8 @@ const char *fuzz_replay_dir(void)
 		return dir;
 	/* every input writes files: keep them in memory when the host allows */
 	snprintf(dir, sizeof(dir), "%s/rdmadiag-fuzz-XXXXXX", access("/dev/shm", W_OK) ? "/tmp" : "/dev/shm");
-	if (!mkdtemp(dir) || source_init(NULL, dir)) {
+	/* a recording's layout (netlink/, fs/): source_init() refuses any other directory */
+	if (!mkdtemp(dir) || make_recording_dirs(dir) || source_init(NULL, dir)) {
 		perror("fuzz: replay directory");
 		abort();
 	}
