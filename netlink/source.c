@@ -265,11 +265,12 @@ static void write_meta(void)
 	source_save("meta", buf, strlen(buf), false);
 }
 
-/* Why DIR cannot be replayed, or NULL. A recording holds netlink/ (replies)
- * or fs/ (files): any other directory is a wrong path, not a host without
- * RDMA, and would otherwise fail on its first read with a misleading cause. */
-static const char *replay_dir_unusable(const char *dir)
+/* A recording holds netlink/ (replies) or fs/ (files): any other directory
+ * is a wrong path, not a host without RDMA, and would otherwise fail on its
+ * first read with a misleading cause. */
+const char *source_replay_unusable(const char *dir)
 {
+	static const char *const parts[] = { "netlink", "fs" };
 	char sub[PATH_MAX];
 	struct stat st;
 
@@ -277,12 +278,11 @@ static const char *replay_dir_unusable(const char *dir)
 		return strerror(errno);
 	if (!S_ISDIR(st.st_mode))
 		return "not a directory";
-	snprintf(sub, sizeof(sub), "%s/netlink", dir);
-	if (stat(sub, &st) == 0 && S_ISDIR(st.st_mode))
-		return NULL;
-	snprintf(sub, sizeof(sub), "%s/fs", dir);
-	if (stat(sub, &st) == 0 && S_ISDIR(st.st_mode))
-		return NULL;
+	for (size_t i = 0; i < sizeof(parts) / sizeof(parts[0]); i++) {
+		snprintf(sub, sizeof(sub), "%s/%s", dir, parts[i]);
+		if (stat(sub, &st) == 0 && S_ISDIR(st.st_mode))
+			return NULL;
+	}
 	return "not a recording (it has neither netlink/ nor fs/)";
 }
 
@@ -298,7 +298,7 @@ int source_init(const char *record_dir, const char *replay_dir)
 	}
 	strcpy(src.dir, dir);
 	if (replay_dir) {
-		const char *why = replay_dir_unusable(dir);
+		const char *why = source_replay_unusable(dir);
 
 		if (why) {
 			char what[PATH_MAX + 64];

@@ -24,6 +24,8 @@
 #include <stdio.h>
 
 int source_init(const char *record_dir, const char *replay_dir);
+/* Why DIR cannot be replayed (not there, not a directory, not a recording), or NULL. */
+const char *source_replay_unusable(const char *dir);
 void source_close(void);
 bool source_replaying(void);
 bool source_recording(void);

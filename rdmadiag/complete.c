@@ -27,7 +27,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #include "../netlink/nl.h"
 #include "../netlink/rdma.h"
@@ -669,10 +668,9 @@ int complete_main(int argc, char **argv)
 	struct line l = { words, (int)cword, cword < n ? words[cword] : "" };
 	const char *replay = replay_dir_of(words, (int)cword);
 
-	/* Never record while completing; a bad fixture just gives no live values. */
-	struct stat st;
-
-	if (replay && (stat(replay, &st) || !S_ISDIR(st.st_mode)))
+	/* Never record while completing; a bad fixture just gives no live values
+	 * (asked first: source_init() would print its refusal into the line). */
+	if (replay && source_replay_unusable(replay))
 		replay = NULL;
 	if (replay && source_init(NULL, replay))
 		replay = NULL;
