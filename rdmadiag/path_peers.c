@@ -47,6 +47,16 @@ static char *line_address(char *line)
 	return line;
 }
 
+/* errno says why FILE could not be opened or read. */
+static int peer_list_unreadable(const char *file)
+{
+	char what[300];
+
+	snprintf(what, sizeof(what), "cannot read the peer list %s: %s", file, strerror(errno));
+	report_error(what, NULL, "give --peers a file with one peer IP address per line");
+	return -1;
+}
+
 int peers_read_file(struct peer_list *pl, const char *file)
 {
 	FILE *fp = strcmp(file, "-") ? fopen(file, "r") : stdin;
@@ -54,13 +64,8 @@ int peers_read_file(struct peer_list *pl, const char *file)
 	unsigned lineno = 0, before = pl->n;
 	int rc = 0;
 
-	if (!fp) {
-		char what[300];
-
-		snprintf(what, sizeof(what), "cannot read the peer list %s: %s", file, strerror(errno));
-		report_error(what, NULL, "give --peers a file with one peer IP address per line");
-		return -1;
-	}
+	if (!fp)
+		return peer_list_unreadable(file);
 	while (!rc && fgets(line, sizeof(line), fp)) {
 		char *addr;
 
@@ -79,13 +84,8 @@ int peers_read_file(struct peer_list *pl, const char *file)
 			rc = peers_add(pl, addr, where);
 		}
 	}
-	if (!rc && ferror(fp)) {	/* a directory, an I/O error: not an empty list */
-		char what[300];
-
-		snprintf(what, sizeof(what), "cannot read the peer list %s: %s", file, strerror(errno));
-		report_error(what, NULL, "give --peers a file with one peer IP address per line");
-		rc = -1;
-	}
+	if (!rc && ferror(fp))	/* a directory, an I/O error: not an empty list */
+		rc = peer_list_unreadable(file);
 	if (fp != stdin)
 		fclose(fp);
 	if (!rc && pl->n == before) {

@@ -336,7 +336,6 @@ int snapshot_replay_begin(const char *file, int argc, char **argv, const char **
 	struct manifest m = { 0 };
 	FILE *fp = fopen(file, "rb");
 	int rc = EXIT_HOST;
-
 	struct stat st;
 
 	if (!fp) {
