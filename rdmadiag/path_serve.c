@@ -32,7 +32,8 @@ struct server {
 	int lfd;
 	unsigned max_sessions, idle_ms, port;
 	bool once;
-	const char *bind;
+	const char *bind;		/* NULL: both families */
+	const char *listening_on;	/* for the log line */
 	const char *dev;
 	unsigned dev_port;
 	int gid_index;
@@ -73,41 +74,76 @@ static bool bind_addr_ok(const char *addr)
 	return false;
 }
 
-static int serve_listen(struct server *sv)
+/* A listening socket on addr:port; -errno when it cannot be had. "::" listens on
+ * both families (V6ONLY off, whatever net.ipv6.bindv6only says). */
+static int listen_on(const char *addr, unsigned port)
 {
 	struct addrinfo hints = { .ai_socktype = SOCK_STREAM, .ai_flags = AI_NUMERICHOST | AI_NUMERICSERV | AI_PASSIVE };
 	struct addrinfo *ai;
 	char ps[16];
-	int one = 1, err;
+	int one = 1, off = 0, fd, err = 0;
 
-	snprintf(ps, sizeof(ps), "%u", sv->port);
-	if (getaddrinfo(sv->bind, ps, &hints, &ai)) {
-		usage_error("--bind: '%s' is not an IP address", sv->bind);
+	snprintf(ps, sizeof(ps), "%u", port);
+	if (getaddrinfo(addr, ps, &hints, &ai))
+		return -EINVAL;
+	fd = socket(ai->ai_family, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+	if (fd < 0)
+		err = errno;
+	else if (setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one)) ||
+		 (!strcmp(addr, "::") && setsockopt(fd, IPPROTO_IPV6, IPV6_V6ONLY, &off, sizeof(off))) ||
+		 bind(fd, ai->ai_addr, ai->ai_addrlen) || listen(fd, 64))
+		err = errno;
+	freeaddrinfo(ai);
+	if (err && fd >= 0)
+		close(fd);
+	return err ? -err : fd;
+}
+
+/* IPv6 switched off in this kernel (ipv6.disable=1, no ipv6 module): socket() or bind() of :: says so. */
+static bool ipv6_unavailable(int err)
+{
+	return err == -EAFNOSUPPORT || err == -EADDRNOTAVAIL || err == -EPROTONOSUPPORT;
+}
+
+static int serve_listen(struct server *sv)
+{
+	const char *addr = sv->bind ? sv->bind : "::";
+	int fd = listen_on(addr, sv->port);
+
+	if (!sv->bind && ipv6_unavailable(fd)) {
+		/* The default asks for both families; a kernel without IPv6 still serves IPv4. */
+		addr = "0.0.0.0";
+		fd = listen_on(addr, sv->port);
+		sv->listening_on = "every IPv4 address (IPv6 is off in this kernel)";
+	} else if (!sv->bind) {
+		sv->listening_on = "every IPv4 and IPv6 address";
+	} else {
+		sv->listening_on = sv->bind;
+	}
+	if (fd == -EINVAL) {
+		usage_error("--bind: '%s' is not an IP address", addr);
 		return EXIT_USAGE;
 	}
-	sv->lfd = socket(ai->ai_family, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
-	setsockopt(sv->lfd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
-	err = sv->lfd < 0 || bind(sv->lfd, ai->ai_addr, ai->ai_addrlen) || listen(sv->lfd, 64) ? errno : 0;
-	freeaddrinfo(ai);
-	if (err) {
+	if (fd < 0) {
 		char what[160];
 
-		snprintf(what, sizeof(what), "cannot listen on %s port %u: %s", sv->bind, sv->port, strerror(err));
-		report_error(what, err == EADDRINUSE ? "another program (another path serve?) uses the port" :
-			     err == EADDRNOTAVAIL ? "no interface of this host has that address" : NULL,
+		snprintf(what, sizeof(what), "cannot listen on %s port %u: %s", addr, sv->port, strerror(-fd));
+		report_error(what, fd == -EADDRINUSE ? "another program (another path serve?) uses the port" :
+			     fd == -EADDRNOTAVAIL ? "no interface of this host has that address" :
+			     fd == -EAFNOSUPPORT ? "IPv6 is off in this kernel" : NULL,
 			     "pick another --port or --bind");
 		return EXIT_HOST;
 	}
+	sv->lfd = fd;
 	return 0;
 }
 
 static void peer_str(const struct sockaddr_storage *ss, char *buf, size_t len)
 {
-	char host[64] = "?", port[16] = "?";
+	struct sockaddr_storage a = *ss;
 
-	getnameinfo((const struct sockaddr *)ss, sizeof(*ss), host, sizeof(host), port, sizeof(port),
-		    NI_NUMERICHOST | NI_NUMERICSERV);
-	snprintf(buf, len, "%s:%s", host, port);
+	pp_unmap_v4(&a);
+	pp_addr_port_str(&a, buf, len);
 }
 
 static void run_child(struct server *sv, int fd, const char *peer)
@@ -225,7 +261,7 @@ int path_serve(struct cmd_ctx *ctx)
 	sv.max_sessions = ctx_opt_uint(ctx, "--max-sessions", 4);
 	sv.idle_ms = ctx_opt_uint(ctx, "--idle-timeout", 30) * 1000;
 	sv.once = ctx_opt(ctx, "--once")->set;
-	sv.bind = ctx_opt_str(ctx, "--bind", "0.0.0.0");
+	sv.bind = ctx_opt(ctx, "--bind")->set ? ctx_opt_str(ctx, "--bind", NULL) : NULL;
 	v = ctx_opt(ctx, "--dev");
 	if (v->set) {
 		if (parse_dev_port(v->str, &dp))
@@ -236,7 +272,7 @@ int path_serve(struct cmd_ctx *ctx)
 	v = ctx_opt(ctx, "--gid-index");
 	if (v->set)
 		sv.gid_index = (int)v->num;
-	if (!bind_addr_ok(sv.bind))
+	if (sv.bind && !bind_addr_ok(sv.bind))
 		return EXIT_USAGE;
 	if (!path_host_has_rdma_device()) {
 		report_no_devices();
@@ -247,14 +283,14 @@ int path_serve(struct cmd_ctx *ctx)
 		return rc;
 	path_catch_stop_signals();
 	signal(SIGCHLD, SIG_DFL);
-	serve_log("listening on %s port %u (at most %u sessions, idle timeout %u s)", sv.bind, sv.port,
+	serve_log("listening on %s port %u (at most %u sessions, idle timeout %u s)", sv.listening_on, sv.port,
 		  sv.max_sessions, sv.idle_ms / 1000);
 	return serve_loop(&sv);
 }
 
 const struct cmd_opt path_serve_opts[] = {
 	OPT_PORT,
-	{ "--bind", OPT_STR, "ADDR", "local address to listen on (default 0.0.0.0: every IPv4 address)", NULL, 0, 0,
+	{ "--bind", OPT_STR, "ADDR", "local address to listen on (default: every IPv4 and IPv6 address)", NULL, 0, 0,
 	  COMPLETE_HOST },
 	{ "--once", OPT_FLAG, NULL, "exit after one session; exit status is the session's", NULL, 0, 0, 0 },
 	{ "--max-sessions", OPT_UINT, "N", "sessions at once, more are refused (default 4)", NULL, 1, MAX_SESSIONS, 0 },

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* Reading per-node reports into the fleet model; see report_fleet.h. */
+#include <arpa/inet.h>
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -169,7 +170,15 @@ static uint32_t id_index(struct fleet_model *m, const char *raw)
 static uint32_t addr_index(struct fleet_model *m, const char *raw)
 {
 	const char *stored;
-	uint32_t *slot = intern(&m->addr_map, raw, &stored);
+	struct in6_addr a6;
+	char canon[INET6_ADDRSTRLEN];
+	uint32_t *slot;
+
+	/* One IPv6 address has many spellings (fd00:0077::0002, FD00:77::2): a peer
+	 * typed one way is the node whose addresses list it another way. */
+	if (inet_pton(AF_INET6, raw, &a6) == 1 && inet_ntop(AF_INET6, &a6, canon, sizeof(canon)))
+		raw = canon;
+	slot = intern(&m->addr_map, raw, &stored);
 
 	if (!slot)
 		return RF_NONE;

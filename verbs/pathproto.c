@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* The control protocol of `rdmadiag path`; see pathproto.h. */
+#include <arpa/inet.h>
 #include <errno.h>
+#include <netinet/in.h>
 #include <poll.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -477,4 +479,39 @@ int pp_send_error(int fd, uint32_t code, const char *text)
 	m.u.error.code = code;
 	snprintf(m.u.error.text, sizeof(m.u.error.text), "%s", text);
 	return pp_send(fd, &m, pp_now_ms() + 1000);
+}
+
+void pp_unmap_v4(struct sockaddr_storage *ss)
+{
+	struct sockaddr_in6 s6;
+	struct sockaddr_in *s4 = (struct sockaddr_in *)ss;
+
+	if (ss->ss_family != AF_INET6)
+		return;
+	memcpy(&s6, ss, sizeof(s6));
+	if (!IN6_IS_ADDR_V4MAPPED(&s6.sin6_addr))
+		return;
+	memset(ss, 0, sizeof(*ss));
+	s4->sin_family = AF_INET;
+	s4->sin_port = s6.sin6_port;
+	memcpy(&s4->sin_addr, s6.sin6_addr.s6_addr + 12, 4);
+}
+
+void pp_addr_port_str(const struct sockaddr_storage *ss, char *buf, size_t len)
+{
+	char host[INET6_ADDRSTRLEN] = "?";
+	const struct sockaddr_in *s4 = (const struct sockaddr_in *)ss;
+	const struct sockaddr_in6 *s6 = (const struct sockaddr_in6 *)ss;
+
+	if (ss->ss_family == AF_INET6) {
+		if (!inet_ntop(AF_INET6, &s6->sin6_addr, host, sizeof(host)))
+			snprintf(host, sizeof(host), "?");
+		snprintf(buf, len, "[%s]:%u", host, ntohs(s6->sin6_port));
+	} else if (ss->ss_family == AF_INET) {
+		if (!inet_ntop(AF_INET, &s4->sin_addr, host, sizeof(host)))
+			snprintf(host, sizeof(host), "?");
+		snprintf(buf, len, "%s:%u", host, ntohs(s4->sin_port));
+	} else {
+		snprintf(buf, len, "?:?");
+	}
 }

@@ -150,4 +150,12 @@ int pp_send_error(int fd, uint32_t code, const char *text);
 int64_t pp_now_ms(void);
 uint64_t pp_now_us(void);
 
+struct sockaddr_storage;
+/* An IPv4 peer of a dual-stack (IPv6, V6ONLY off) socket shows as ::ffff:a.b.c.d;
+ * this turns such an address back into AF_INET in place, so logs, rdma_cm and
+ * the GID choice see the IPv4 address the peer used. Other addresses are kept. */
+void pp_unmap_v4(struct sockaddr_storage *ss);
+/* "a.b.c.d:port" or "[v6]:port" of an IP socket address; "?" parts when unknown. */
+void pp_addr_port_str(const struct sockaddr_storage *ss, char *buf, size_t len);
+
 #endif

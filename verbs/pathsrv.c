@@ -83,6 +83,7 @@ static int local_device(struct srv *s, char *dev, size_t len, unsigned *port, ch
 	}
 	if (getsockname(s->fd, (struct sockaddr *)&ss, &sl) || (ss.ss_family != AF_INET && ss.ss_family != AF_INET6))
 		return fail(s, -EAFNOSUPPORT, "the control connection is not over IP");
+	pp_unmap_v4(&ss);	/* an IPv4 tester on the dual-stack listener */
 	if (pq_dev_for_addr((struct sockaddr *)&ss, dev, len, port, what, sizeof(what)))
 		return fail(s, -ENODEV, "peer: %s", what);
 	if (!inet_ntop(ss.ss_family, ss.ss_family == AF_INET ? (void *)&((struct sockaddr_in *)&ss)->sin_addr

@@ -58,6 +58,20 @@ setup() {
 	refute_output --partial "SKIP"	# stage lines only with -d
 }
 
+@test "--peers FILE with IPv6 lines: each address tried as written, IPv6 rows and errors printed plainly" {
+	[ -e /proc/net/if_inet6 ] || skip "IPv6 is off in this kernel"
+	f="$BATS_TEST_TMPDIR/peers"
+	printf '::1   # this host over IPv6\n127.0.0.1\n' >"$f"
+	run --separate-stderr rd path test --peers "$f" --port "$PORT"
+	assert_failure 3
+	assert_line --regexp "^::1 +fail +path.control +- +-$"
+	assert_line "    nothing listening on ::1 port $PORT (connection refused)"
+	assert_line "2 peers: 0 pass, 0 warn, 2 fail"
+	run --separate-stderr rd -j path test --peers "$f" --port "$PORT"
+	run jq -e '[.peers[].peer] == ["::1", "127.0.0.1"]' <<<"$output"
+	assert_success
+}
+
 @test "-d prints every peer's stage report, then the summary rows" {
 	run --separate-stderr rd -d path test peer 127.0.0.1 peer 127.0.0.1 --port "$PORT" --parallel 2
 	assert_failure 3

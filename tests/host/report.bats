@@ -231,6 +231,25 @@ link_template() {
 	assert_line --regexp "^10\.0\.0\.4 +3 +0 +3 +3  \(no report from it\)$"
 }
 
+@test "IPv6 path reports: a peer spelled another way than the node's addresses is still that node" {
+	d="$BATS_TEST_TMPDIR/v6"
+	mkdir "$d"
+	# lab-a tested FD00:0077::2 (as a user may type it); lab-b lists fd00:77::2 (inet_ntop's form)
+	jq -c '{schema, host: "lab-a", addresses: ["fd00:77::1"]} + .peers[0]
+		| .peer = "FD00:0077::2" | .source = "fd00:77::1"' "$TEMPLATE" >"$d/a.json"
+	jq -c '{schema, host: "lab-b", addresses: ["fd00:77::2"]} + .peers[0]
+		| .peer = "fd00:77::1" | .source = "fd00:77::2"' "$TEMPLATE" >"$d/b.json"
+	run --separate-stderr rd report merge "$d"
+	echo "$output"
+	assert_success
+	assert_line "merged 2 reports"
+	assert_line "path test reports: 2; 2 nodes, 2 pairs: 0 fail, 0 warn"
+	refute_output --partial "no report from it"
+	run --separate-stderr rd -j report merge "$d"
+	run jq -e '(.path.pairs | map("\(.from)>\(.to)") | sort) == ["lab-a>lab-b", "lab-b>lab-a"]' <<<"$output"
+	assert_success
+}
+
 @test "report merge without files is a usage error" {
 	run rd report merge
 	assert_failure 2
