@@ -77,3 +77,17 @@ run_lab_tests() {
 	assert_line --partial "# lab-diag: logs in $T/logs/1"
 	[[ "$stderr" == *"lab: 1 passed, 1 failed, 0 skipped"* ]]
 }
+
+@test "lab runner: the shapes suite runs tests/lab/shapes once per shape of LAB_SHAPES, LAB_SHAPE set, results named [shape NAME]" {
+	mkdir -p "$T/tests/lab/shapes"
+	touch "$T/tests/lab/shapes/10-fake.bats"
+	# the fake lab.sh notes the shape each attempt ran in
+	sed -i '2i echo "${LAB_SHAPE:-unset} $*" >>"$FAKE_DIR/shapes"' "$T/tests/lab/lab.sh"
+	LAB_SUITES=shapes LAB_SHAPES="smp2 netem" FAKE_RUNS="pass pass" run_lab_tests
+	[ "$status" -eq 0 ]
+	[ "$(grep -v ' prepare$' "$T/shapes" | cut -d' ' -f1,2)" = $'smp2 run2-agent\nnetem run2-agent' ]
+	grep -q 'tests/lab/shapes/$' "$T/shapes"
+	assert_line "ok 1 [shape smp2] first test"
+	assert_line "ok 4 [shape netem] second test"
+	assert_line "1..4"
+}

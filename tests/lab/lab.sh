@@ -10,6 +10,9 @@
 #
 # Exit codes of run1/run2: the command's own (CMD_A's for run2); 124 when the
 # lab timeout hit; 125 when a VM failed to boot, to set up RDMA, or died.
+#
+# LAB_SHAPE=NAME boots the VMs in another shape (default: -cpu max, 1 vCPU,
+# MTU 1500, IPv4 only): smp2, cpu-default, netem, jumbo, ipv6 (see README).
 set -euo pipefail
 
 LAB_SRC=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -26,6 +29,22 @@ fi
 SLOT_DIR=${LAB_SLOT_DIR:-/tmp/rdmadiag-lab-slots}
 LAB_MEM=${LAB_MEM:-1024}
 LAB_KEEP_LOGS=${LAB_KEEP_LOGS:-30}
+# Lab shapes: what differs from the default VM, on the qemu side (vCPUs, CPU
+# model) here, on the guest side (link delay, MTU, IPv6) in guest/stage2,
+# which reads LAB_SHAPE from the VM's config. Why: verdicts proven on one VM
+# shape only gave false failures on ordinary machines (issue 20).
+LAB_SHAPE=${LAB_SHAPE:-default}
+SHAPE_CPU=(-cpu max)
+SHAPE_SMP=1
+case "$LAB_SHAPE" in
+default | netem | jumbo | ipv6) ;;
+smp2) SHAPE_SMP=2 ;;	# two vCPUs per VM, as every real host has several
+cpu-default) SHAPE_CPU=() ;;	# qemu's default CPU model (qemu64), fewer CPU features
+*)
+	echo "lab: bad LAB_SHAPE '$LAB_SHAPE' (default, smp2, cpu-default, netem, jumbo, ipv6)" >&2
+	exit 2
+	;;
+esac
 # Modules the initramfs needs before it can reach the host's root and modules.
 INITRD_MODULES="virtio_pci 9pnet_virtio 9p overlay"
 EXIT_TIMEOUT=124
@@ -38,7 +57,7 @@ die() {
 }
 
 usage() {
-	sed -n '2,13s/^# \{0,1\}//p' "${BASH_SOURCE[0]}" >&2
+	sed -n '2,15s/^# \{0,1\}//p' "${BASH_SOURCE[0]}" >&2
 	exit 2
 }
 
@@ -303,6 +322,10 @@ vm_config() {
 		printf 'LAB_RUN_DIR=%q\n' "$dir"
 		printf 'RDMADIAG_BIN=%q\n' "${RDMADIAG_BIN:-rdmadiag/rdmadiag}"
 		printf 'LAB_TERM=%q\n' "${LAB_TERM:-}"
+		printf 'LAB_SHAPE=%q\n' "$LAB_SHAPE"
+		# IPv6 addresses of the ipv6 shape (/64 on the lab link), and for tests that add them
+		printf 'LAB_IP6=fd00:77::%s\n' "${ip##*.}"
+		[ -z "$peer" ] || printf 'LAB_PEER_IP6=fd00:77::%s\n' "${peer##*.}"
 	} >"$dir/config"
 	: >"$dir/env"
 	local v
@@ -332,7 +355,7 @@ vm_argv() {
 	kver=$(cat "$BUILD/kernel.ver")
 	append="console=ttyS0 quiet panic=-1 lab.mode=$mode lab.shared=$([ -n "$shared" ] && echo 1 || echo 0) ${LAB_APPEND:-}"
 	# shellcheck disable=SC2054 # commas belong to qemu option values
-	QEMU_ARGV=(qemu-system-x86_64 -machine pc -accel tcg -cpu max -m "$LAB_MEM" -smp 1
+	QEMU_ARGV=(qemu-system-x86_64 -machine pc -accel tcg "${SHAPE_CPU[@]}" -m "$LAB_MEM" -smp "$SHAPE_SMP"
 		-nodefaults -display none -no-reboot -no-user-config
 		-kernel "$BUILD/kernel/boot/vmlinuz-$kver" -initrd "$BUILD/initrd.gz" -append "$append"
 		-fsdev "local,id=hostroot,path=/,security_model=none,readonly=on,multidevs=remap"

@@ -5,6 +5,9 @@
 # 2. one VM:  bats --tap tests/lab/one-host/   (lab.sh run1)
 # 3. two VMs: bats --tap tests/lab/two-host/F.bats, a fresh pair of VMs for
 #    each file F (lab.sh run2-agent; VM B runs the peer.sh agent)
+# 4. lab shapes: bats --tap tests/lab/shapes/ on a fresh pair of VMs for each
+#    shape of LAB_SHAPES (lab.sh run2-agent with LAB_SHAPE set), results
+#    prefixed [shape NAME]
 #
 # Prints ONE TAP stream on stdout: the suites' results renumbered 1..N, each
 # description prefixed with [one-host] or [two-host], the plan "1..N" at the
@@ -17,7 +20,8 @@
 # stderr.
 #
 # Env: LAB_FILTER (regex, bats --filter), LAB_SUITES (default
-# "one-host two-host"), LAB_TIMEOUT (seconds per VM run, default 1500),
+# "one-host two-host shapes"), LAB_SHAPES (default "default smp2 cpu-default
+# netem jumbo ipv6"), LAB_TIMEOUT (seconds per VM run, default 1500),
 # RDMADIAG_BIN (default rdmadiag/rdmadiag, passed into the VMs), LAB_ENV
 # (names of more variables to pass into the VMs), LAB_KERNEL612=1 (default;
 # 0 turns it off: also boot Debian's 6.12 kernel, LAB_KERNEL612_PKG, default linux-image-6.12-amd64, for
@@ -31,7 +35,8 @@ REPO=$(cd "$LAB_SRC/../.." && pwd)
 cd "$REPO" || exit 1
 export RDMADIAG_BIN=${RDMADIAG_BIN:-rdmadiag/rdmadiag}
 LAB_TIMEOUT=${LAB_TIMEOUT:-1500}
-LAB_SUITES=${LAB_SUITES:-one-host two-host}
+LAB_SUITES=${LAB_SUITES:-one-host two-host shapes}
+LAB_SHAPES=${LAB_SHAPES:-default smp2 cpu-default netem jumbo ipv6}
 LAB=$LAB_SRC/lab.sh
 export LAB_VERBOSE=${LAB_VERBOSE:-1}
 
@@ -120,6 +125,17 @@ run_suite_per_file() { # NAME SUBCOMMAND
 			continue
 		fi
 		run_lab "$name" "$sub" "$(bats_argv "$f")"
+	done
+}
+
+# The healthy default invocations (tests/lab/shapes/) once per lab shape, each
+# on a fresh pair of VMs booted in that shape (lab.sh reads LAB_SHAPE); the
+# rest of the suite stays on the default shape.
+run_shapes() {
+	local shape
+	suite_files shapes || return 0
+	for shape in $LAB_SHAPES; do
+		LAB_SHAPE=$shape run_lab "shape $shape" run2-agent "$(bats_argv tests/lab/shapes/)"
 	done
 }
 
@@ -230,6 +246,7 @@ else
 		case "$suite" in
 		one-host) run_suite one-host run1 ;;
 		two-host) run_suite_per_file two-host run2-agent ;;
+		shapes) run_shapes ;;
 		*) result "not ok" "lab: unknown suite '$suite' in LAB_SUITES" ;;
 		esac
 	done

@@ -1,0 +1,138 @@
+#!/usr/bin/env bats
+# The healthy default invocations, exactly as a user types them (no --iters,
+# --duration or --timeout), in each lab shape: run-tests.sh runs this file on
+# a fresh pair of VMs per shape (LAB_SHAPE: default, smp2, cpu-default, netem,
+# jumbo, ipv6; see tests/lab/README.md). A healthy path must never FAIL.
+# perftest runs beside them on the same pair: where it completes, so must we.
+# Figures go to the TAP stream as comments ("# shape ...").
+
+load '/usr/lib/bats/bats-support/load'
+load '/usr/lib/bats/bats-assert/load'
+bats_require_minimum_version 1.5.0
+
+RD=${RDMADIAG_BIN:-rdmadiag/rdmadiag}
+
+setup() {
+	[ "${LAB:-}" = 1 ] && [ -n "${LAB_SHARED:-}" ] ||
+		skip "not inside a two-VM lab run (run: LAB_SHAPE=... tests/lab/lab.sh run2-agent bats ...)"
+	. "$LAB_REPO/tests/lab/peer.sh"
+	SHAPE=${LAB_SHAPE:-default}
+	# the address a user of this shape tests: the IPv6 one in the ipv6 shape
+	PEER=$LAB_PEER_IP
+	[ "$SHAPE" != ipv6 ] || PEER=$LAB_PEER_IP6
+	SERVE=
+}
+
+teardown() {
+	[ -n "${SERVE:-}" ] && { peer_kill "$SERVE" TERM; peer_bg_wait "$SERVE" 10 || true; }
+	return 0
+}
+
+start_serve() {
+	SERVE=$(peer_run_bg "exec $RD path serve")
+	peer_until -t 30 "ss -Hltn 'sport = :4792' | grep -q ."
+}
+
+figure() { # a comment line in the TAP stream
+	echo "# shape $SHAPE: $*" >&3
+}
+
+# The verdict lines of a report, for the TAP comments and for a failure.
+verdicts() {
+	grep -E '^(PASS|WARN|FAIL|SKIP) ' <<<"$1" | cut -c1-150
+}
+
+@test "the shape is what it says (vCPUs, CPU model, qdisc, MTU, IPv6 address)" {
+	cpus=$(nproc)
+	model=$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -n 1)
+	figure "$cpus vCPU, $model, $(tc qdisc show dev "$LAB_NIC" | head -n 1 | cut -d' ' -f2), MTU $(cat /sys/class/net/"$LAB_NIC"/mtu)"
+	case "$SHAPE" in
+	smp2) [ "$cpus" = 2 ] ;;
+	cpu-default) [ "$cpus" = 1 ] && [[ "$model" == *"QEMU Virtual CPU"* ]] ;;
+	netem) tc qdisc show dev "$LAB_NIC" | grep -q 'netem .*delay 10ms' && peer_run "tc qdisc show dev $LAB_NIC" | grep -q 'delay 10ms' ;;
+	jumbo) [ "$(cat /sys/class/net/"$LAB_NIC"/mtu)" = 9000 ] && [ "$(peer_run cat /sys/class/net/"$LAB_NIC"/mtu)" = 9000 ] ;;
+	ipv6) ip -6 addr show dev "$LAB_NIC" | grep -q "inet6 $LAB_IP6/64" && ping -6 -c 1 -W 5 "$PEER" >/dev/null ;;
+	default) [ "$cpus" = 1 ] && [ "$(cat /sys/class/net/"$LAB_NIC"/mtu)" = 1500 ] ;;
+	*) false ;;
+	esac
+}
+
+@test "path test loopback" {
+	t0=$SECONDS
+	run "$RD" path test loopback
+	figure "path test loopback: exit $status in $((SECONDS - t0)) s"
+	verdicts "$output" | sed "s/^/# shape $SHAPE:   /" >&3
+	echo "$output"
+	assert_success
+	refute_line --regexp "^FAIL"
+}
+
+@test "path test peer ADDR against path serve" {
+	start_serve
+	t0=$SECONDS
+	run "$RD" path test peer "$PEER"
+	figure "path test peer $PEER: exit $status in $((SECONDS - t0)) s"
+	verdicts "$output" | sed "s/^/# shape $SHAPE:   /" >&3
+	echo "$output"
+	assert_success
+	refute_line --regexp "^FAIL"
+	for id in control resolve config rc_connect; do
+		assert_line --regexp "^PASS  path\.$id "
+	done
+}
+
+@test "link check" {
+	run "$RD" link check
+	verdicts "$output" | grep -v '^PASS' | sed "s/^/# shape $SHAPE:   /" >&3 || true
+	echo "$output"
+	assert_success
+	refute_line --regexp "^FAIL"
+}
+
+@test "system check peer ADDR against path serve" {
+	start_serve
+	t0=$SECONDS
+	run "$RD" system check peer "$PEER"
+	figure "system check peer $PEER: exit $status in $((SECONDS - t0)) s"
+	echo "$output"
+	assert_success
+	refute_line --regexp "^FAIL"
+}
+
+# The RoCE v2 GID index of this host's address on the path (IPv4 or, in the
+# ipv6 shape, IPv6), as sysfs lists it; perftest's -x.
+gid_index() {
+	local want=$1 port=/sys/class/infiniband/$LAB_RXE/ports/1 f i
+	for f in "$port"/gids/*; do
+		i=${f##*/}
+		[ "$(cat "$f")" = "$want" ] && [ "$(cat "$port/gid_attrs/types/$i" 2>/dev/null)" = "RoCE v2" ] &&
+			{ echo "$i"; return 0; }
+	done
+	return 1
+}
+
+@test "perftest on the same pair completes (ib_write_bw, ib_send_lat): the figures beside ours" {
+	if [ "$SHAPE" = ipv6 ]; then	# fd00:77::N, as sysfs spells a GID
+		want=$(printf 'fd00:0077:0000:0000:0000:0000:0000:%04x' "0x${LAB_IP6##*:}")
+		pwant=$(printf 'fd00:0077:0000:0000:0000:0000:0000:%04x' "0x${LAB_PEER_IP6##*:}")
+	else	# ::ffff:a.b.c.d
+		IFS=. read -r a b c d <<<"$LAB_IP"
+		want=$(printf '0000:0000:0000:0000:0000:ffff:%02x%02x:%02x%02x' "$a" "$b" "$c" "$d")
+		IFS=. read -r a b c d <<<"$LAB_PEER_IP"
+		pwant=$(printf '0000:0000:0000:0000:0000:ffff:%02x%02x:%02x%02x' "$a" "$b" "$c" "$d")
+	fi
+	x=$(gid_index "$want")
+	px=$(peer_run "$(declare -f gid_index); LAB_RXE=$LAB_RXE gid_index $pwant")
+	h=$(peer_run_bg "exec ib_write_bw -d $LAB_RXE -x $px -D 3")
+	peer_until -t 30 "ss -Hltn 'sport = :18515' | grep -q ."
+	run timeout 60 ib_write_bw -d "$LAB_RXE" -x "$x" -D 3 "$LAB_PEER_IP"
+	peer_bg_wait "$h" 20 || true
+	figure "ib_write_bw -D 3: $(awk '$1 ~ /^[0-9]+$/ && NF >= 5 { print $4 " MB/s avg, " $2 " iterations" }' <<<"$output" | tail -n 1)"
+	assert_success
+	h=$(peer_run_bg "exec ib_send_lat -d $LAB_RXE -x $px -n 1000")
+	peer_until -t 30 "ss -Hltn 'sport = :18515' | grep -q ."
+	run timeout 120 ib_send_lat -d "$LAB_RXE" -x "$x" -n 1000 "$LAB_PEER_IP"
+	peer_bg_wait "$h" 20 || true
+	figure "ib_send_lat -n 1000: $(awk '$1 ~ /^[0-9]+$/ && NF >= 7 { print "typical " $5 " us (t_min " $3 ", t_max " $4 ")" }' <<<"$output" | tail -n 1)"
+	assert_success
+}
