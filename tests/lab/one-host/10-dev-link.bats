@@ -48,6 +48,22 @@ devinfo() {
 	[ "$(jq -r '.links[0].netdev' <<<"$mine")" = "$LAB_NIC" ]
 }
 
+@test "link show -j and dev show -j list the same ports and devices as rdma -j link/dev show" {
+	mine=$("$RD" -j link show | jq -c '[.links[] | "\(.dev)/\(.port) \(.state) \(.netdev)"] | sort')
+	theirs=$(rdma -j link show | jq -c '[.[] | "\(.ifname)/\(.port) \(.state | ascii_downcase) \(.netdev)"] | sort')
+	echo "rdmadiag: $mine"
+	echo "rdma:     $theirs"
+	[ "$mine" = "$theirs" ]
+	mine=$("$RD" -j dev show | jq -c '[.devices[] | "\(.name) \(.index) \(.node_guid)"] | sort')
+	theirs=$(rdma -j dev show | jq -c '[.[] | "\(.ifname) \(.ifindex) \(.node_guid)"] | sort')
+	echo "rdmadiag: $mine"
+	echo "rdma:     $theirs"
+	[ "$mine" = "$theirs" ]
+	# and the firmware version where rdma(8) reports one
+	fw=$(rdma -j dev show "$LAB_RXE" | jq -r '.[0].fw // empty')
+	[ -z "$fw" ] || [ "$("$RD" -j dev show "$LAB_RXE" | jq -r '.devices[0].fw // empty')" = "$fw" ]
+}
+
 @test "link show -j agrees with ibv_devinfo -v on MTU, link layer, width and speed" {
 	mine=$("$RD" -j link show "$LAB_RXE/1")
 	[ "$(jq -r '.links[0].active_mtu' <<<"$mine")" = "$(devinfo active_mtu)" ]

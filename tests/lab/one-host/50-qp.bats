@@ -5,6 +5,7 @@
 
 load '/usr/lib/bats/bats-support/load'
 load '/usr/lib/bats/bats-assert/load'
+bats_require_minimum_version 1.5.0
 
 RD=${RDMADIAG_BIN:-rdmadiag/rdmadiag}
 HOLDER=tests/helpers/qp_holder
@@ -75,6 +76,26 @@ create() {
 	theirs=$(rdma -j res show qp | jq -r --argjson p "$HPID" '[.[] | select(.pid == $p) | .lqpn] | sort | join(" ")')
 	mine=$(jq -r '[.qps[].lqpn] | sort | join(" ")' <<<"$output")
 	[ "$mine" = "$theirs" ]
+}
+
+@test "qp show agrees with rdma -j res show qp on every QP: number, type, state, port and owner" {
+	for ts in rc:init rc:rtr rc:rts rc:err uc:rts ud:rts ud:err; do
+		[ -n "$(create "${ts%%:*}" "${ts##*:}")" ] || return 1
+	done
+	# every QP of the device, the kernel's GSI QP and ours alike
+	run --separate-stderr "$RD" -j qp show "$LAB_RXE"
+	assert_success
+	mine=$(jq -c '[.qps[] | {lqpn, type: (.type | ascii_downcase), state: (.state | ascii_downcase),
+		pid: (if (.pid // 0) == 0 then null else .pid end)}] | sort_by(.lqpn)' <<<"$output")
+	theirs=$(rdma -j res show qp link "$LAB_RXE/1" | jq -c '[.[] | {lqpn, type: (.type | ascii_downcase),
+		state: (.state | ascii_downcase), pid: (if (.pid // 0) == 0 then null else .pid end)}] | sort_by(.lqpn)')
+	echo "rdmadiag: $mine"
+	echo "rdma:     $theirs"
+	[ "$mine" = "$theirs" ]
+	# the states held are there, ERR included
+	for st in init rtr rts err; do
+		jq -e --arg s "$st" --argjson p "$HPID" 'map(select(.pid == $p and .state == $s)) | length >= 1' <<<"$mine"
+	done
 }
 
 @test "filters select the helper's QPs by state, type, lqpn and comm" {

@@ -51,6 +51,36 @@ kind() { # kind JSON GROUP KIND
 	[ "$(jq '.ports[0].lifespan_ms' <<<"$mine")" = "$(cat /sys/class/infiniband/$LAB_RXE/ports/1/hw_counters/lifespan)" ]
 }
 
+@test "counter show -d during traffic: every counter rdma statistic has, between its readings before and after" {
+	# traffic in the background, so the readings move while the three are taken
+	bw_loopback 3000 &
+	bw=$!
+	for _ in $(seq 100); do
+		ss -tn | grep -q ':18515 ' && break
+		sleep 0.1
+	done
+	before=$(rdma -j statistic show link "$LAB_RXE/1")
+	run --separate-stderr "$RD" -j -d counter show "$LAB_RXE/1"
+	after=$(rdma -j statistic show link "$LAB_RXE/1")
+	wait "$bw"
+	assert_success
+	mine=$output
+	names=$(jq -r '.[0] | to_entries[] | select(.value | type == "number") | .key
+		| select(. != "port" and . != "ifindex")' <<<"$before")
+	n=0
+	for c in $names; do
+		m=$(jq ".ports[0] | [.. | objects | .counters? // {} | .$c? // empty][0]" <<<"$mine")
+		b=$(jq ".[0].$c" <<<"$before")
+		a=$(jq ".[0].$c" <<<"$after")
+		echo "$c: rdma before=$b rdmadiag=$m rdma after=$a"
+		[ "$m" != null ] && [ "$b" -le "$m" ] && [ "$m" -le "$a" ]
+		n=$((n + 1))
+	done
+	# rxe has a dozen and more; and the traffic moved the packet counters
+	[ "$n" -ge 12 ]
+	[ "$(jq '.[0].sent_pkts' <<<"$after")" -gt "$(jq '.[0].sent_pkts' <<<"$before")" ]
+}
+
 @test "ib_write_bw loopback moves tx/rx packets by at least its packets" {
 	before=$("$RD" -j counter show)
 	bw_loopback 200
