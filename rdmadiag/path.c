@@ -984,6 +984,7 @@ static void stage_latency(struct tester *t, struct stage *s)
 
 struct bw_run {
 	uint64_t posted, completed, bytes;
+	uint64_t signaled;	/* the last signaled operation posted */
 	uint64_t last_ns;	/* time of the last completion (or the start) */
 	double secs;
 	int wc_status;
@@ -995,25 +996,49 @@ static bool bw_more(const struct tester *t, const struct bw_run *b, uint64_t t_e
 	return t->iters ? b->posted < t->iters : now_ns() < t_end;
 }
 
-/* Keeps PQ_WINDOW operations in flight, one completion per PQ_SIGNAL_EVERY. */
+/* Posts one bandwidth operation; b->signaled is the last signaled one. */
+static int bw_post(struct tester *t, int opcode, struct bw_run *b, bool sig)
+{
+	if (pq_post_rc(&t->q, opcode, t->size, t->rqp.addr, t->rqp.rkey, sig, BW_TAG | (b->posted + 1)))
+		return -EIO;
+	b->posted++;
+	if (sig)
+		b->signaled = b->posted;
+	return 0;
+}
+
+/* Keeps PQ_WINDOW operations in flight, one completion per PQ_SIGNAL_EVERY.
+ * Whether to post more is decided once per operation, before posting it: the
+ * operation posted last is always signaled (a closing one is added when the
+ * time ran out after an unsignaled one), since only a signaled completion
+ * says that the operations before it are done. Asking the clock again after
+ * posting once let the duration end between the two readings, leaving the
+ * last operation unsignaled and the loop waiting for a completion that never
+ * comes (every run on two CPUs, where posting takes most of the loop). The
+ * closing operation waits for room in the window like any other: a full
+ * window holds a signaled operation, whose completion makes room. */
 static void bw_loop(struct tester *t, int opcode, int64_t deadline, struct bw_run *b)
 {
 	uint64_t t0 = now_ns(), t_end = t0 + (uint64_t)t->duration_s * 1000000000u;
 	struct ibv_wc wc[16];
+	bool more = bw_more(t, b, t_end);
 
 	b->last_ns = t0;
-	while (bw_more(t, b, t_end) || b->completed < b->posted) {
-		while (bw_more(t, b, t_end) && b->posted - b->completed < PQ_WINDOW) {
+	while (more || b->completed < b->posted) {
+		while (more && b->posted - b->completed < PQ_WINDOW) {
 			bool last = t->iters && b->posted + 1 == t->iters;
-			bool sig = (b->posted + 1) % PQ_SIGNAL_EVERY == 0 || last || !bw_more(t, b, t_end);
 
-			if (pq_post_rc(&t->q, opcode, t->size, t->rqp.addr, t->rqp.rkey, sig, BW_TAG | (b->posted + 1))) {
+			if (bw_post(t, opcode, b, (b->posted + 1) % PQ_SIGNAL_EVERY == 0 || last)) {
 				b->err = -EIO;
 				return;
 			}
-			b->posted++;
-			if (!sig && !bw_more(t, b, t_end))
-				break;
+			more = bw_more(t, b, t_end);
+		}
+		more = more && bw_more(t, b, t_end);
+		if (!more && b->signaled < b->posted && b->posted - b->completed < PQ_WINDOW &&
+		    bw_post(t, opcode, b, true)) {
+			b->err = -EIO;
+			return;
 		}
 		/* Slices of 1 s: a peer that is gone leaves one-sided operations
 		 * unanswered for long; its closed control channel ends the wait. */
