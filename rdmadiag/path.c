@@ -39,6 +39,7 @@
 #include "common.h"
 #include "counter_map.h"
 #include "path.h"
+#include "path_hints.h"
 #include "path_peers.h"
 #include "path_progress.h"
 #include "objects.h"
@@ -236,6 +237,7 @@ struct tester {
 	unsigned recv_posted;
 	char subject[96];
 	char loop_dev[64];
+	struct provider prov;		/* who drives the local device: the hints depend on it */
 	bool show_progress;		/* one peer: a long stage draws its progress on a terminal */
 	struct progress prog;		/* of the stage running now */
 
@@ -601,6 +603,7 @@ static void stage_config(struct tester *t, struct stage *s)
 		return;
 	}
 	t->remote = m.u.config;
+	provider_read(t->q.local.dev, &t->prov);
 	cross_check(t, s);
 }
 
@@ -680,6 +683,8 @@ static bool link_here_down(struct tester *t, struct stage *s, const char *what)
  * link, the peer's serve, the whole peer, or only RoCE traffic. */
 static void no_answer_verdict(struct tester *t, struct stage *s, const char *what)
 {
+	char extra[192];
+
 	if (link_here_down(t, s, what))
 		return;
 	switch (control_probe(t)) {
@@ -697,12 +702,12 @@ static void no_answer_verdict(struct tester *t, struct stage *s, const char *wha
 		if (t->q.local.link_layer == 2)
 			check_verdict(&s->r, V_FAIL, "%s: RoCE traffic (UDP 4791) is not getting through while the "
 				      "control channel works: a firewall drops UDP 4791, the GID index is wrong (GID "
-				      "index %u here), or the peer's RDMA stack does not answer", what,
-				      t->q.local.gid_index);
+				      "index %u here), or the peer's RDMA stack does not answer%s", what,
+				      t->q.local.gid_index, hint_stall_extra(&t->prov, extra, sizeof(extra)));
 		else
 			check_verdict(&s->r, V_FAIL, "%s: RDMA packets get no answer while the control channel works: "
-				      "check the LIDs and the subnet manager (rdmadiag link check on both hosts)",
-				      what);
+				      "check the LIDs and the subnet manager (rdmadiag link check on both hosts)%s",
+				      what, hint_stall_extra(&t->prov, extra, sizeof(extra)));
 	}
 }
 
@@ -1254,7 +1259,7 @@ static void stage_ud(struct tester *t, struct stage *s)
 	int64_t deadline = stage_deadline(t, UD_BUDGET_MS);
 	unsigned size = path_mtu_expected(t), count = t->iters && t->iters < 100 ? t->iters : 100, back = 0, sent;
 	struct pp_phase_done d;
-	char why[256];
+	char why[256], extra[192];
 	int wcs = 0, rc;
 
 	check_expected(&s->r, "%u datagrams of %u bytes back", count, size);
@@ -1279,8 +1284,8 @@ static void stage_ud(struct tester *t, struct stage *s)
 	if (back == sent)
 		check_verdict(&s->r, V_PASS, NULL);
 	else if (back > 0)
-		check_verdict(&s->r, V_WARN, "%u datagrams lost: loss on the path (see the counters stage)",
-			      sent - back);
+		check_verdict(&s->r, V_WARN, "%u datagrams lost: loss on the path (see the counters stage)%s",
+			      sent - back, hint_stall_extra(&t->prov, extra, sizeof(extra)));
 	else
 		check_verdict(&s->r, V_FAIL, "no datagram of %u bytes crosses: an MTU smaller than the ports' on the "
 			      "path, or UD traffic is filtered", size);
@@ -1424,13 +1429,12 @@ static bool moved_group(const struct stage *s, enum ctr_group g)
  * what to do; `when` is "during this stage" or, for path.counters, "during
  * the test". The worst group decides, in this order: loss, the link,
  * congestion, RNR. */
-static void moved_verdict(struct stage *s, const char *when)
+static void moved_verdict(const struct tester *t, struct stage *s, const char *when)
 {
+	char hint[512];
+
 	if (moved_group(s, G_RETRANS) || moved_group(s, G_TIMEOUT))
-		check_verdict(&s->r, V_WARN, "packets were lost and retransmitted %s, which costs latency and "
-			      "bandwidth: RoCE needs a lossless fabric (PFC) or ECN marking (DCQCN) on every NIC and "
-			      "switch of the path; check them, the link's error counters (rdmadiag counter show) and "
-			      "for a lossy link or netem qdisc (tc qdisc show)", when);
+		check_verdict(&s->r, V_WARN, "%s", hint_loss(&t->prov, when, hint, sizeof(hint)));
 	else if (moved_group(s, G_LINK))
 		check_verdict(&s->r, V_WARN, "the link went down or saw errors %s: check the cable, transceiver "
 			      "and switch port, and rdmadiag counter show on both hosts", when);
@@ -1468,7 +1472,7 @@ static void ctrs_end(struct tester *t, struct stage *s, const struct stage_ctrs 
 	used = strlen(s->r.measured);
 	snprintf(s->r.measured + used, sizeof(s->r.measured) - used, "; counters: %s", text);
 	if (s->r.verdict == V_PASS)
-		moved_verdict(s, "during this stage");
+		moved_verdict(t, s, "during this stage");
 }
 
 /* --- counters --- */
@@ -1513,7 +1517,7 @@ static void stage_counters(struct tester *t, struct stage *s)
 	add_moved_ctrs(s, "here", here, nh);
 	if (t->peer)
 		add_moved_ctrs(s, "peer", m.u.counters.c, m.u.counters.n);
-	moved_verdict(s, "during the test");
+	moved_verdict(t, s, "during the test");
 }
 
 /* --- the run --- */
