@@ -444,12 +444,20 @@ static void chk_netdev_mtu(const struct lc_env *env, const void *s, struct check
 		return;
 	}
 	check_expected(r, "%llu", want);
+	/* An equality, as a provisioning script means it: a netdev above its
+	 * peers' MTU sends frames they drop (QPs stall) as surely as one below. */
 	if (p->lp.nd.mtu == want)
 		check_verdict(r, V_PASS, NULL);
+	else if (p->lp.nd.mtu < want)
+		check_verdict(r, V_FAIL, "%s has MTU %u, %llu expected: set MTU %llu on %s and on the switch port: "
+					 "ip link set dev %s mtu %llu",
+			      p->lp.nl.ndev_name, p->lp.nd.mtu, want, want, p->lp.nl.ndev_name, p->lp.nl.ndev_name, want);
 	else
-		check_verdict(r, p->lp.nd.mtu < want ? V_FAIL : V_WARN,
-			      "set MTU %llu on %s and on the switch port: ip link set dev %s mtu %llu", want,
-			      p->lp.nl.ndev_name, p->lp.nl.ndev_name, want);
+		check_verdict(r, V_FAIL, "%s has MTU %u, %llu expected: peers and switch ports at %llu drop its larger "
+					 "frames; set MTU %llu on %s and on the switch port: ip link set dev %s mtu %llu "
+					 "(or raise every peer and expect %u)",
+			      p->lp.nl.ndev_name, p->lp.nd.mtu, want, want, want, p->lp.nl.ndev_name, p->lp.nl.ndev_name,
+			      want, p->lp.nd.mtu);
 }
 
 /* ---- GIDs ---- */
