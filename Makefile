@@ -15,7 +15,7 @@ ZSHCOMPDIR ?= $(PREFIX)/share/zsh/vendor-completions
 CC ?= gcc
 PKGS := libmnl libibverbs librdmacm libkmod
 PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
-# libkmod, libibverbs and librdmacm are dlopen()ed on first use (link_checks.c,
+# libkmod, libibverbs and librdmacm are dlopen()ed on first use (module_presence.c,
 # verbs/dl.c): headers only, so that start-up maps libmnl and libc alone.
 PKG_LIBS := $(shell pkg-config --libs libmnl 2>/dev/null) -ldl
 

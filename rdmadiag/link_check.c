@@ -39,7 +39,7 @@ const struct cmd_opt link_check_opts[] = {
 	{ "--strict", OPT_FLAG, NULL, "warnings fail too (exit 1)", NULL, 0, 0, COMPLETE_NONE },
 	{ "--expect-rate", OPT_DECIMAL, "GBPS", "fail ports slower than GBPS Gb/s (2.5, 12.5, 100, ...)", NULL, 1, 3200,
 	  COMPLETE_NONE },
-	{ "--expect-mtu", OPT_UINT, "N", "fail netdevs whose MTU is below N", NULL, 68, 65535, COMPLETE_NONE },
+	{ "--expect-mtu", OPT_UINT, "N", "fail netdevs whose MTU is not N (above or below)", NULL, 68, 65535, COMPLETE_NONE },
 	{ "--expect-devices", OPT_UINT, "N", "fail unless the host has N RDMA devices", NULL, 0, 4096,
 	  COMPLETE_NONE },
 	{ "--expect-link-layer", OPT_CHOICE, "LL", "fail ports of another link layer", link_layers, 0, 0,

@@ -4,8 +4,6 @@
  * table that lists them (at the end). See link_check.h.
  */
 #include <errno.h>
-#include <dlfcn.h>
-#include <libkmod.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,6 +13,7 @@
 #include "../netlink/source.h"
 #include "../netlink/sysfs.h"
 #include "link_check.h"
+#include "module_presence.h"
 
 /* RoCE headers the RDMA MTU must leave room for in the netdev MTU (the
  * kernel's iboe_get_mtu(): GRH 40 + UDP 8 + BTH 12 + XRC 4 + AtomicETH 28 + ICRC 4). */
@@ -51,74 +50,6 @@ static void chk_kernel_rdma(const struct lc_env *env, const void *s, struct chec
 		check_verdict(r, V_PASS, NULL);
 }
 
-static int noop_entry(const char *name, void *data)
-{
-	(void)name, (void)data;
-	return 1;
-}
-
-/* Loaded (or built in): /sys/module/NAME exists. Read through sysfs.h so it replays. */
-static bool module_loaded(const char *name)
-{
-	char path[128], state[32];
-
-	snprintf(path, sizeof(path), "/sys/module/%s/initstate", name);
-	if (fs_read(path, state, sizeof(state)) >= 0)
-		return !strcmp(state, "live") || !strcmp(state, "coming");
-	snprintf(path, sizeof(path), "/sys/module/%s", name);
-	return fs_list(path, noop_entry, NULL) >= 0;	/* built in: a directory without initstate */
-}
-
-/* libkmod is opened only here, on the path of a module that is not loaded:
- * linked in, it (and libcrypto, libzstd, liblzma behind it) would be mapped
- * and relocated at the start of every rdmadiag command. */
-struct kmod_api {
-	struct kmod_ctx *(*new_ctx)(const char *dirname, const char *const *config_paths);
-	int (*lookup)(struct kmod_ctx *ctx, const char *alias, struct kmod_list **list);
-	int (*unref_list)(struct kmod_list *list);
-	struct kmod_ctx *(*unref)(struct kmod_ctx *ctx);
-};
-
-static bool kmod_api_load(struct kmod_api *api)
-{
-	void *h = dlopen("libkmod.so.2", RTLD_LAZY | RTLD_LOCAL);
-
-	if (!h)
-		return false;
-	*(void **)&api->new_ctx = dlsym(h, "kmod_new");
-	*(void **)&api->lookup = dlsym(h, "kmod_module_new_from_lookup");
-	*(void **)&api->unref_list = dlsym(h, "kmod_module_unref_list");
-	*(void **)&api->unref = dlsym(h, "kmod_unref");
-	return api->new_ctx && api->lookup && api->unref_list && api->unref;
-}
-
-/* Whether modprobe can find the module for the running kernel (libkmod).
- * Only changes the hint; under --replay the host's modules are not the
- * fixture's, so it assumes yes, and so it does without libkmod. */
-static bool module_available(const char *name)
-{
-	static struct kmod_api api;
-	static int loaded;	/* 0 not tried, 1 ok, -1 missing */
-	struct kmod_ctx *k;
-	struct kmod_list *l = NULL;
-	bool found = true;
-
-	if (source_replaying())
-		return true;
-	if (!loaded)
-		loaded = kmod_api_load(&api) ? 1 : -1;
-	if (loaded < 0)
-		return true;
-	k = api.new_ctx(NULL, NULL);
-	if (!k)
-		return true;
-	if (api.lookup(k, name, &l) == 0)
-		found = l != NULL;
-	api.unref_list(l);
-	api.unref(k);
-	return found;
-}
-
 /* Appends w to the list in buf, after sep unless it is the first item. */
 static void add_item(char *buf, size_t len, const char *sep, const char *w)
 {
@@ -132,12 +63,10 @@ static void add_word(char *buf, size_t len, const char *w)
 	add_item(buf, len, " ", w);
 }
 
-static void chk_kernel_modules(const struct lc_env *env, const void *s, struct check_result *r)
+/* The modules kernel.modules wants: the core ones, then each device's driver once. */
+static int wanted_modules(const struct lc_env *env, const char **want)
 {
-	char missing[200] = "", unavailable[200] = "", loaded[200] = "";
-	const char *want[LC_MAX_DEVS + 8];
 	int n = 0;
-	(void)s;
 
 	for (int i = 0; core_modules[i]; i++)
 		want[n++] = core_modules[i];
@@ -149,28 +78,124 @@ static void chk_kernel_modules(const struct lc_env *env, const void *s, struct c
 		if (!dup)
 			want[n++] = env->devs[i].driver;
 	}
-	for (int i = 0; i < n; i++) {
-		if (module_loaded(want[i]))
-			add_word(loaded, sizeof(loaded), want[i]);
-		else if (module_available(want[i]))
-			add_word(missing, sizeof(missing), want[i]);
+	return n;
+}
+
+static bool driver_has_device(const struct lc_env *env, const char *name)
+{
+	for (int i = 0; i < env->ndev; i++)
+		if (!strcmp(env->devs[i].driver, name))
+			return true;
+	return false;
+}
+
+/* The modules sorted by what is known of them, as space-separated lists. */
+struct mod_lists {
+	char loaded[200], builtin[200], signs[200];
+	char missing[200];	/* modprobe can load them */
+	char unavailable[200];	/* this kernel's module directory lacks them */
+	char no_dir[200];	/* not in the kernel, and no module directory */
+	char unknown[200], unknown_why[200];
+};
+
+static void sort_module(const char *name, const struct mod_answer *a, struct mod_lists *m)
+{
+	switch (a->presence) {
+	case MOD_LOADED:
+		add_word(m->loaded, sizeof(m->loaded), name);
+		break;
+	case MOD_BUILTIN:
+		add_word(m->builtin, sizeof(m->builtin), name);
+		if (!strstr(m->signs, a->how))
+			add_item(m->signs, sizeof(m->signs), ", ", a->how);
+		break;
+	case MOD_ABSENT:
+		if (a->index == KMOD_IDX_NOT_FOUND)
+			add_word(m->unavailable, sizeof(m->unavailable), name);
+		else if (a->index == KMOD_IDX_NO_DIR)
+			add_word(m->no_dir, sizeof(m->no_dir), name);
 		else
-			add_word(unavailable, sizeof(unavailable), want[i]);
+			add_word(m->missing, sizeof(m->missing), name);
+		break;
+	case MOD_UNKNOWN:
+		add_word(m->unknown, sizeof(m->unknown), name);
+		if (a->index == KMOD_IDX_NO_LIB)
+			snprintf(m->unknown_why, sizeof(m->unknown_why), "and libkmod.so.2 cannot be opened");
+		else
+			snprintf(m->unknown_why, sizeof(m->unknown_why), "and no %s for libkmod to read", a->how);
+		break;
 	}
-	check_expected(r, "ib_core ib_uverbs rdma_cm rdma_ucm and each device's driver loaded");
-	if (!missing[0] && !unavailable[0]) {
-		check_measured(r, "loaded: %s", loaded);
-		check_verdict(r, V_PASS, NULL);
-		return;
+}
+
+/* "loaded: a b; built in: c d (seen in X, Y)", the parts there are. */
+static void present_text(const struct mod_lists *m, char *buf, size_t len)
+{
+	buf[0] = '\0';
+	if (m->loaded[0])
+		snprintf(buf, len, "loaded: %s", m->loaded);
+	if (m->builtin[0]) {
+		size_t n = strlen(buf);
+
+		snprintf(buf + n, len - n, "%sbuilt in: %s (%s)", n ? "; " : "", m->builtin, m->signs);
 	}
-	check_measured(r, "not loaded: %s%s%s", missing, missing[0] && unavailable[0] ? " " : "", unavailable);
-	if (unavailable[0])
+}
+
+static void modules_fail(const struct mod_lists *m, struct check_result *r)
+{
+	const char *parts[] = { m->missing, m->unavailable, m->no_dir };
+	char absent[600] = "";
+
+	for (int i = 0; i < 3; i++)
+		if (parts[i][0])
+			add_word(absent, sizeof(absent), parts[i]);
+	check_measured(r, "not loaded: %s", absent);
+	if (m->no_dir[0])
+		check_verdict(r, V_FAIL, "%s%s%s%s: not in this kernel, which has no module directory (/lib/modules): "
+					 "install the kernel's modules package, or boot a kernel built with them "
+					 "(CONFIG_INFINIBAND_USER_ACCESS, CONFIG_INFINIBAND_ADDR_TRANS)",
+			      m->missing[0] ? "modprobe -a " : "", m->missing, m->missing[0] ? "; " : "", m->no_dir);
+	else if (m->unavailable[0])
 		check_verdict(r, V_FAIL, "%s%s%s%s not found for this kernel: install its modules package "
 					 "(linux-modules-extra / kernel-modules-extra)",
-			      missing[0] ? "modprobe -a " : "", missing, missing[0] ? "; " : "", unavailable);
+			      m->missing[0] ? "modprobe -a " : "", m->missing, m->missing[0] ? "; " : "",
+			      m->unavailable);
 	else
 		check_verdict(r, V_FAIL, "modprobe -a %s (and add them to /etc/modules-load.d/rdma.conf to load at boot)",
-			      missing);
+			      m->missing);
+}
+
+/* Loaded, or built in: a kernel that builds the RDMA core in (cloud and vendor
+ * kernels) has no /sys/module entry for code without parameters, so
+ * module_presence() also looks at what the code makes and at libkmod. */
+static void chk_kernel_modules(const struct lc_env *env, const void *s, struct check_result *r)
+{
+	const char *want[LC_MAX_DEVS + 8];
+	struct mod_lists m = { 0 };
+	char present[400];
+	int n = wanted_modules(env, want);
+	(void)s;
+
+	for (int i = 0; i < n; i++) {
+		struct mod_answer a;
+
+		/* link check runs only once RDMA netlink has answered (nl_require) */
+		module_presence(want[i], true, driver_has_device(env, want[i]), &a);
+		sort_module(want[i], &a, &m);
+	}
+	present_text(&m, present, sizeof(present));
+	check_expected(r, "ib_core ib_uverbs rdma_cm rdma_ucm and each device's driver loaded");
+	if (m.missing[0] || m.unavailable[0] || m.no_dir[0]) {
+		modules_fail(&m, r);
+	} else if (m.unknown[0]) {
+		check_measured(r, "cannot tell whether %s is in the kernel: no sign of it in sysfs %s%s%s", m.unknown,
+			       m.unknown_why, present[0] ? "; " : "", present);
+		check_verdict(r, V_WARN, "look for it in the kernel's configuration (/boot/config-$(uname -r)) or "
+					 "modules.builtin; if it is a module: modprobe -a %s",
+			      m.unknown);
+	} else {
+		check_measured(r, "%s", present);
+		check_verdict(r, V_PASS, NULL);
+	}
 }
 
 /* ---- device nodes and provider ---- */
@@ -419,12 +444,20 @@ static void chk_netdev_mtu(const struct lc_env *env, const void *s, struct check
 		return;
 	}
 	check_expected(r, "%llu", want);
+	/* An equality, as a provisioning script means it: a netdev above its
+	 * peers' MTU sends frames they drop (QPs stall) as surely as one below. */
 	if (p->lp.nd.mtu == want)
 		check_verdict(r, V_PASS, NULL);
+	else if (p->lp.nd.mtu < want)
+		check_verdict(r, V_FAIL, "%s has MTU %u, %llu expected: set MTU %llu on %s and on the switch port: "
+					 "ip link set dev %s mtu %llu",
+			      p->lp.nl.ndev_name, p->lp.nd.mtu, want, want, p->lp.nl.ndev_name, p->lp.nl.ndev_name, want);
 	else
-		check_verdict(r, p->lp.nd.mtu < want ? V_FAIL : V_WARN,
-			      "set MTU %llu on %s and on the switch port: ip link set dev %s mtu %llu", want,
-			      p->lp.nl.ndev_name, p->lp.nl.ndev_name, want);
+		check_verdict(r, V_FAIL, "%s has MTU %u, %llu expected: peers and switch ports at %llu drop its larger "
+					 "frames; set MTU %llu on %s and on the switch port: ip link set dev %s mtu %llu "
+					 "(or raise every peer and expect %u)",
+			      p->lp.nl.ndev_name, p->lp.nd.mtu, want, want, want, p->lp.nl.ndev_name, p->lp.nl.ndev_name,
+			      want, p->lp.nd.mtu);
 }
 
 /* ---- GIDs ---- */
@@ -919,8 +952,8 @@ static void chk_expect_gid_type(const struct lc_env *env, const void *s, struct 
 const struct lc_check lc_checks[] = {
 	{ "kernel.rdma", "the kernel has the RDMA core and at least one device", LC_HOST, LC_ANY, NULL,
 	  chk_kernel_rdma },
-	{ "kernel.modules", "ib_core, ib_uverbs, rdma_cm, rdma_ucm and each device's driver are loaded", LC_HOST,
-	  LC_ANY, NULL, chk_kernel_modules },
+	{ "kernel.modules", "ib_core, ib_uverbs, rdma_cm, rdma_ucm and each device's driver are loaded or built in",
+	  LC_HOST, LC_ANY, NULL, chk_kernel_modules },
 	{ "dev.uverbs", "/dev/infiniband/uverbsN and rdma_cm exist and open", LC_DEV, LC_ANY, NULL, chk_dev_uverbs },
 	{ "dev.provider", "libibverbs sees the device (user-space provider installed)", LC_DEV, LC_ANY, NULL,
 	  chk_dev_provider },

@@ -150,7 +150,24 @@ verdict() { # verdict JSON ID SUBJECT -> the verdict token
 	run rd --replay "$MLX" link check mlx5_0/1 --only netdev.mtu --expect-mtu 9000
 	assert_failure 1
 	assert_output --partial 'FAIL  netdev.mtu             mlx5_0/1      ens1f0 MTU 1500 (expected 9000)'
-	assert_output --partial 'hint: set MTU 9000 on ens1f0 and on the switch port: ip link set dev ens1f0 mtu 9000'
+	assert_output --partial 'hint: ens1f0 has MTU 1500, 9000 expected: set MTU 9000 on ens1f0 and on the switch port: ip link set dev ens1f0 mtu 9000'
+}
+
+@test "--expect-mtu below the netdev MTU fails too (jumbo frames where 1500 is expected), naming both values" {
+	cp -r "$MLX" "$BATS_TEST_TMPDIR/jumbo"
+	echo 9000 >"$BATS_TEST_TMPDIR/jumbo/fs/sys/class/net/ens1f0/mtu"
+	run rd --replay "$BATS_TEST_TMPDIR/jumbo" link check mlx5_0/1 --only netdev.mtu --expect-mtu 1500
+	assert_failure 1
+	assert_output --partial 'FAIL  netdev.mtu             mlx5_0/1      ens1f0 MTU 9000 (expected 1500)'
+	assert_output --partial 'hint: ens1f0 has MTU 9000, 1500 expected: '
+	assert_output --partial 'ip link set dev ens1f0 mtu 1500 (or raise every peer and expect 9000)'
+	# equal passes, and the exit code follows the verdict in JSON too
+	run --separate-stderr lc "$BATS_TEST_TMPDIR/jumbo" mlx5_0/1 --only netdev.mtu --expect-mtu 9000
+	assert_success
+	[ "$(verdict "$output" netdev.mtu mlx5_0/1)" = pass ]
+	run --separate-stderr lc "$BATS_TEST_TMPDIR/jumbo" mlx5_0/1 --only netdev.mtu --expect-mtu 4200
+	assert_failure 1
+	[ "$(verdict "$output" netdev.mtu mlx5_0/1)" = fail ]
 }
 
 @test "--expect-rate, --expect-devices, --expect-link-layer and --expect-gid-type" {
