@@ -187,16 +187,23 @@ static void add_rdma(struct pci_topo *t, const char *name)
 	}
 }
 
-int pt_read(struct pci_topo *t, const char *const *rdma_names, int nrdma)
+static int read_gpus(struct pci_topo *t)
 {
 	struct gpu_walk w = { t };
 	int n;
 
 	t->ngpu = t->nrdma = 0;
 	n = fs_list(PCI_DEVICES, add_if_gpu, &w);
+	return n < 0 && n != -ENOENT ? n : 0;	/* no PCI bus (some VMs, containers): nothing to show */
+}
+
+int pt_read(struct pci_topo *t, const char *const *rdma_names, int nrdma)
+{
+	int err = read_gpus(t);
+
 	for (int i = 0; i < nrdma && t->nrdma < PT_MAX_RDMA; i++)
 		add_rdma(t, rdma_names[i]);
-	return n < 0 && n != -ENOENT ? n : 0;	/* no PCI bus (some VMs, containers): nothing to show */
+	return err;
 }
 
 #define MAX_NAMES PT_MAX_RDMA
@@ -215,17 +222,28 @@ static int collect_name(const struct rd_dev *d, void *data)
 	return 0;
 }
 
-int pt_read_host(struct pci_topo *t)
+int pt_read_host(struct pci_topo *t, bool gpu_hosts_only)
 {
 	static struct name_list l;
-	const char *names[MAX_NAMES];
+	int err = read_gpus(t);
 
+	if (err || (gpu_hosts_only && !t->ngpu))
+		return err;
 	l.n = 0;
 	if (rd_dev_each(NULL, collect_name, &l))
 		l.n = 0;	/* no RDMA netlink: the GPUs alone */
-	for (int i = 0; i < l.n; i++)
-		names[i] = l.name[i];
-	return pt_read(t, names, l.n);
+	for (int i = 0; i < l.n && t->nrdma < PT_MAX_RDMA; i++)
+		add_rdma(t, l.name[i]);
+	return 0;
+}
+
+bool pt_host_has_gpu(void)
+{
+	struct pci_topo *t = calloc(1, sizeof(*t));
+	bool any = t && !read_gpus(t) && t->ngpu > 0;
+
+	free(t);
+	return any;
 }
 
 /* ---- distances ---- */

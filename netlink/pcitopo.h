@@ -56,8 +56,11 @@ bool pt_is_gpu_class(unsigned class_code);
  * named RDMA devices (those not on PCI keep an empty addr). 0 or -errno. */
 int pt_read(struct pci_topo *t, const char *const *rdma_names, int nrdma);
 /* pt_read() with the RDMA devices the kernel lists over RDMA netlink
- * (none when it has no RDMA netlink). */
-int pt_read_host(struct pci_topo *t);
+ * (none when it has no RDMA netlink); gpu_hosts_only: not even asked for
+ * when there is no GPU, so a host without one reads nothing more. */
+int pt_read_host(struct pci_topo *t, bool gpu_hosts_only);
+/* Whether the PCI bus has a GPU or accelerator (sysfs only). */
+bool pt_host_has_gpu(void);
 
 /*
  * The NIC each GPU gets for GPUDirect RDMA, as a rail-optimised NCCL job

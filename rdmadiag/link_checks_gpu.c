@@ -23,7 +23,7 @@ void lc_gpu_gather(struct lc_env *env)
 
 	if (!t)
 		return;
-	if (pt_read_host(t) || t->ngpu == 0) {
+	if (pt_read_host(t, true) || t->ngpu == 0) {
 		free(t);	/* no GPU: the GPU checks stay silent */
 		return;
 	}

@@ -243,7 +243,7 @@ static int topo_show(struct cmd_ctx *ctx)
 		report_error("reading the PCIe topology", "out of memory", "free memory and run it again");
 		return EXIT_RUNTIME;
 	}
-	err = pt_read_host(t);
+	err = pt_read_host(t, false);
 	if (err) {
 		report_error("cannot list /sys/bus/pci/devices", NULL, "run it where sysfs is mounted");
 		free(t);
