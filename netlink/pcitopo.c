@@ -222,6 +222,12 @@ static int collect_name(const struct rd_dev *d, void *data)
 	return 0;
 }
 
+static int count_none(const char *name, void *data)
+{
+	(void)name, (void)data;
+	return 0;
+}
+
 int pt_read_host(struct pci_topo *t, bool gpu_hosts_only)
 {
 	static struct name_list l;
@@ -230,7 +236,9 @@ int pt_read_host(struct pci_topo *t, bool gpu_hosts_only)
 	if (err || (gpu_hosts_only && !t->ngpu))
 		return err;
 	l.n = 0;
-	if (rd_dev_each(NULL, collect_name, &l))
+	/* no RDMA core (no class directory): not asked, so no netlink error is
+	 * printed where the GPUs alone are the answer */
+	if (fs_list("/sys/class/infiniband", count_none, NULL) < 0 || rd_dev_each(NULL, collect_name, &l))
 		l.n = 0;	/* no RDMA netlink: the GPUs alone */
 	for (int i = 0; i < l.n && t->nrdma < PT_MAX_RDMA; i++)
 		add_rdma(t, l.name[i]);
