@@ -22,7 +22,9 @@ static int fixture_rel(char *rel, size_t len, const char *path, const char *suff
 	return n < 0 || (size_t)n >= len ? -ENAMETOOLONG : 0;
 }
 
-ssize_t fs_read(const char *path, char *buf, size_t size)
+/* Reads a whole file into buf (at most size - 1 bytes, then a NUL), records
+ * it; text callers strip the newline themselves. */
+static ssize_t read_whole(const char *path, char *buf, size_t size)
 {
 	char rel[PATH_MAX], real[PATH_MAX];
 	ssize_t n, total = 0;
@@ -60,9 +62,29 @@ ssize_t fs_read(const char *path, char *buf, size_t size)
 	buf[total] = '\0';
 	if (source_recording() && !fixture_rel(rel, sizeof(rel), path, NULL))
 		source_save(rel, buf, total, false);
+	return total;
+}
+
+ssize_t fs_read(const char *path, char *buf, size_t size)
+{
+	ssize_t total = read_whole(path, buf, size);
+
 	if (total > 0 && buf[total - 1] == '\n')
 		buf[--total] = '\0';
 	return total;
+}
+
+ssize_t fs_read_bin(const char *path, void *buf, size_t size)
+{
+	char tmp[8192];
+	ssize_t n;
+
+	if (size > sizeof(tmp) - 1)
+		size = sizeof(tmp) - 1;
+	n = read_whole(path, tmp, size + 1);
+	if (n > 0)
+		memcpy(buf, tmp, (size_t)n);
+	return n;
 }
 
 ssize_t fs_readf(char *buf, size_t size, const char *fmt, ...)

@@ -13,6 +13,9 @@
 /* Reads a whole (small) file, strips one trailing newline. Returns the length
  * or -errno; the buffer is always NUL terminated. */
 ssize_t fs_read(const char *path, char *buf, size_t size);
+/* A binary file (PCI config space): up to size bytes as they are, nothing
+ * stripped (size at most 8191). Returns the length or -errno. */
+ssize_t fs_read_bin(const char *path, void *buf, size_t size);
 int fs_read_u64(const char *path, uint64_t *out);
 /* printf-style path builders around fs_read */
 __attribute__((format(printf, 3, 4))) ssize_t fs_readf(char *buf, size_t size, const char *fmt, ...);

@@ -78,7 +78,9 @@ static const struct field list_fields[] = {
 
 static const char *scope_token(enum lc_scope s)
 {
-	return s == LC_HOST ? "host" : s == LC_DEV ? "device" : "port";
+	static const char *const tokens[] = { "host", "device", "port", "gpu", "host" };
+
+	return tokens[s];
 }
 
 static const char *applies_token(enum lc_applies a)
@@ -187,6 +189,7 @@ static int gather_port(const struct rd_port *p, void *data)
 
 static void free_env(struct lc_env *env)
 {
+	lc_gpu_free(env);
 	for (int i = 0; i < env->nport; i++)
 		gid_table_free(&env->ports[i].gids);
 }
@@ -201,6 +204,19 @@ static void run_one(const struct lc_env *env, const struct lc_check *c, const vo
 	check_init(&r, c->id, name);
 	c->run(env, subject, &r);
 	emit(&r, sum);
+}
+
+/* Each GPU, when the host has any (env->topo is NULL otherwise). */
+static void run_gpus(const struct lc_env *env, const struct lc_check *c,
+		     void (*run)(const struct lc_env *, const void *, struct check_result *), struct check_summary *sum)
+{
+	struct check_result r;
+
+	for (int i = 0; run && env->topo && i < env->topo->ngpu; i++) {
+		check_init(&r, c->id, env->topo->gpu[i].name);
+		run(env, &env->topo->gpu[i], &r);
+		emit(&r, sum);
+	}
 }
 
 static bool port_applies(const struct lc_check *c, const struct lc_port *p)
@@ -238,6 +254,12 @@ static void run_checks(const struct lc_env *env, struct check_summary *sum)
 		} else if (c->scope == LC_DEV) {
 			for (int i = 0; i < env->ndev; i++)
 				run_one(env, c, &env->devs[i], env->devs[i].d.name, sum);
+			run_gpus(env, c, c->run_gpu, sum);
+		} else if (c->scope == LC_GPU) {
+			run_gpus(env, c, c->run, sum);
+		} else if (c->scope == LC_GPU_HOST) {
+			if (env->topo)
+				run_one(env, c, NULL, "host", sum);
 		} else {
 			for (int i = 0; i < env->nport; i++)
 				if (port_applies(c, &env->ports[i]))
@@ -288,6 +310,8 @@ static int gather_and_run(struct cmd_ctx *ctx, const struct dev_port *sel, struc
 	}
 	if (!err)
 		err = link_each(g.dev, sel->port, gather_port, env);
+	if (!err)
+		lc_gpu_gather(env);
 	if (err)
 		return report_dev_error(g.dev, err);
 	if (sel->port && env->nport == 0)

@@ -12,6 +12,7 @@
 
 #include "../netlink/addr.h"
 #include "../netlink/gid.h"
+#include "../netlink/pcitopo.h"
 #include "check.h"
 #include "link.h"
 #include "rdmadiag.h"
@@ -41,9 +42,13 @@ struct lc_env {
 	int ndev, nport;
 	struct lc_dev devs[LC_MAX_DEVS];
 	struct lc_port ports[LC_MAX_PORTS];
+	struct pci_topo *topo;		/* GPUs and RDMA devices on PCIe (link_checks_gpu.c); NULL: none read */
+	struct pt_pairing pairing;	/* the NIC each GPU gets */
 };
 
-enum lc_scope { LC_HOST, LC_DEV, LC_PORT };
+/* LC_GPU: once per GPU; LC_GPU_HOST: once, on a host with a GPU. Both are
+ * left out without a word on hosts without one. */
+enum lc_scope { LC_HOST, LC_DEV, LC_PORT, LC_GPU, LC_GPU_HOST };
 enum lc_applies { LC_ANY, LC_IB, LC_ETH };
 
 struct lc_check {
@@ -55,9 +60,21 @@ struct lc_check {
 	/* subject: NULL (host), struct lc_dev * or struct lc_port * */
 	void (*run)(const struct lc_env *env, const void *subject, struct check_result *r);
 	const char *judges_opt;		/* the --expect option it compares with, if any */
+	/* an LC_DEV check that also judges each GPU (pci.link): subject a struct pt_fn * */
+	void (*run_gpu)(const struct lc_env *env, const void *subject, struct check_result *r);
 };
 
 extern const struct lc_check lc_checks[];	/* terminated by { .id = NULL } */
+
+/* GPUDirect readiness (link_checks_gpu.c): reads the topology into env
+ * (left NULL when the host has no GPU), frees it; and the checks. */
+void lc_gpu_gather(struct lc_env *env);
+void lc_gpu_free(struct lc_env *env);
+void lc_chk_gpu_nic_affinity(const struct lc_env *env, const void *s, struct check_result *r);
+void lc_chk_pci_acs(const struct lc_env *env, const void *s, struct check_result *r);
+void lc_chk_gpu_peer_mem(const struct lc_env *env, const void *s, struct check_result *r);
+void lc_chk_pci_iommu(const struct lc_env *env, const void *s, struct check_result *r);
+void lc_chk_gpu_pci_link(const struct lc_env *env, const void *s, struct check_result *r);
 
 /* The action: link.c lists it in its command table. */
 int link_check(struct cmd_ctx *ctx);

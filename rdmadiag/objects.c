@@ -17,6 +17,7 @@ const struct object *const all_objects[] = {
 	&obj_pd,
 	&obj_cm,
 	&obj_srq,
+	&obj_topo,
 	&obj_system,
 	&obj_report,
 	NULL,

@@ -14,5 +14,6 @@ extern const struct object obj_qp;	/* qp.c */
 extern const struct object obj_report;	/* report.c */
 extern const struct object obj_res, obj_cq, obj_mr, obj_pd, obj_cm, obj_srq;	/* res_objects.c */
 extern const struct object obj_system;	/* system.c */
+extern const struct object obj_topo;	/* topo.c */
 
 #endif

@@ -44,6 +44,7 @@ static const struct snap_cmd {
 	{ "counter-show", "counter", "show", false },
 	{ "counter-check", "counter", "check", true },
 	{ "link-check", "link", "check", false },
+	{ "topo-show", "topo", "show", false },
 	{ "system-check", "system", "check", true },
 };
 #define N_SNAP_CMDS (sizeof(snap_cmds) / sizeof(snap_cmds[0]))

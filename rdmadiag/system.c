@@ -5,6 +5,7 @@
  * `system check` runs the layers of the seed in order, each through the
  * engine of its own command (not a subprocess):
  *   device       link check
+ *   topology     link check's GPUDirect checks (hosts with a GPU only)
  *   resource     qp watch's judgement from one short sample (qp.h)
  *   counter      counter check over a short interval
  *   connection   path test peer ADDR, stages up to rc_connect, ud, mtu
@@ -18,6 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../netlink/pcitopo.h"
 #include "../netlink/source.h"
 #include "check.h"
 #include "common.h"
@@ -27,7 +29,8 @@
 #include "qp.h"
 #include "snapshot.h"
 
-enum layer_kind { L_DEVICE, L_RESOURCE, L_COUNTER, L_CONNECTION, L_PERFORMANCE };
+/* L_TOPOLOGY runs second but comes last here: skip_rest() names the others by index */
+enum layer_kind { L_DEVICE, L_RESOURCE, L_COUNTER, L_CONNECTION, L_PERFORMANCE, L_TOPOLOGY };
 
 static const struct {
 	const char *token;
@@ -38,6 +41,7 @@ static const struct {
 	[L_COUNTER] = { "counter", "counter check" },
 	[L_CONNECTION] = { "connection", "path test" },
 	[L_PERFORMANCE] = { "performance", "path test" },
+	[L_TOPOLOGY] = { "topology", "link check" },
 };
 
 /* Stages of path test that measure rather than connect. */
@@ -46,7 +50,7 @@ static const char *const performance_stages[] = {
 };
 
 #define MAX_PEERS 16
-#define MAX_LAYERS (3 + 2 * MAX_PEERS)
+#define MAX_LAYERS (4 + 2 * MAX_PEERS)
 #define MAX_FINDINGS 50		/* per layer in the summary; the sub-report has all */
 #define MAX_IDS 96		/* check ids of the device, resource and counter layers */
 #define ID_LIST_MAX 2048	/* a --skip list handed to a layer's command */
@@ -79,6 +83,7 @@ struct system_run {
 	int nlayers;
 	struct layer *cur;		/* the layer the observer feeds */
 	bool split_path;		/* path stages: connection, or the next layer */
+	bool gpu_host;			/* a GPU on the PCI bus: the topology layer runs */
 	FILE *devnull;			/* text mode: where the commands' own lines go */
 	struct check_result *qp_results;	/* resource layer, emitted after the sample */
 	int nqp_results, qp_capacity;
@@ -302,14 +307,49 @@ static int dev_words(const struct system_args *a, char **words)
 	return a->dev_word ? 1 : 0;
 }
 
+/* The checks of the topology layer: link check's rows for GPU hosts. */
+static bool is_topology_check(const char *id)
+{
+	for (const struct lc_check *c = lc_checks; c->id; c++)
+		if (!strcmp(c->id, id))
+			return c->scope == LC_GPU || c->scope == LC_GPU_HOST;
+	return false;
+}
+
+/* link check's ids of one layer: the device layer's or the topology layer's. */
+static void layer_link_ids(bool topology, const char **ids)
+{
+	int n = 0;
+
+	for (int i = 0; link_ids[i]; i++)
+		if (is_topology_check(link_ids[i]) == topology)
+			ids[n++] = link_ids[i];
+	ids[n] = NULL;
+}
+
+/* Adds to skip what the other layer checks (a list as layer_selection makes). */
+static void skip_also(char *skip, const char *const *ids)
+{
+	size_t n = strlen(skip);
+
+	for (; *ids; ids++)
+		if (!list_has(skip, *ids) && n + strlen(*ids) + 2 < ID_LIST_MAX)
+			n += (size_t)sprintf(skip + n, "%s%s", n ? "," : "", *ids);
+}
+
 static int run_device_layer(struct system_run *s)
 {
 	struct layer *l = add_layer(s, L_DEVICE, NULL);
 	char *words[1], skip[ID_LIST_MAX];
+	const char *device_ids[MAX_IDS + 1], *topology_ids[MAX_IDS + 1];
 	struct cmd_ctx c;
 
-	if (!layer_selection(s, l, link_ids, skip))
+	layer_link_ids(false, device_ids);
+	layer_link_ids(true, topology_ids);
+	if (!layer_selection(s, l, s->gpu_host ? device_ids : link_ids, skip))
 		return EXIT_OK;
+	if (s->gpu_host)
+		skip_also(skip, topology_ids);
 	sub_ctx(&c, &obj_link, "check", dev_words(s->args, words), words);
 	if (skip[0])
 		sub_opt(&c, "--skip", skip);
@@ -317,6 +357,28 @@ static int run_device_layer(struct system_run *s)
 	run_engine(s, l, &c);
 	sub_end();
 	note_unchecked(l, V_FAIL);
+	return l->rc;
+}
+
+/* GPUDirect RDMA: the GPU checks of link check, on hosts with a GPU. */
+static int run_topology_layer(struct system_run *s)
+{
+	struct layer *l = add_layer(s, L_TOPOLOGY, NULL);
+	const char *device_ids[MAX_IDS + 1], *topology_ids[MAX_IDS + 1];
+	char *words[1], skip[ID_LIST_MAX];
+	struct cmd_ctx c;
+
+	layer_link_ids(false, device_ids);
+	layer_link_ids(true, topology_ids);
+	if (!layer_selection(s, l, topology_ids, skip))
+		return EXIT_OK;
+	skip_also(skip, device_ids);
+	sub_ctx(&c, &obj_link, "check", dev_words(s->args, words), words);
+	sub_opt(&c, "--skip", skip);
+	sub_begin(s, "topology_check", l);
+	run_engine(s, l, &c);
+	sub_end();
+	note_unchecked(l, V_WARN);
 	return l->rc;
 }
 
@@ -729,9 +791,11 @@ static void free_run(struct system_run *s)
  * device, resource, counter, then connection and performance per peer. */
 static void skip_rest(struct system_run *s, const char *why)
 {
-	int total = 3 + 2 * s->args->npeers;
+	int total = 3 + 2 * s->args->npeers, done = 0;
 
-	for (int i = s->nlayers; i < total; i++) {
+	for (int i = 0; i < s->nlayers; i++)
+		done += s->layer[i].kind != L_TOPOLOGY;	/* the fixed order below has no topology layer */
+	for (int i = done; i < total; i++) {
 		enum layer_kind kind = i < 3 ? (enum layer_kind)i : (i - 3) % 2 ? L_PERFORMANCE : L_CONNECTION;
 		struct layer *l = add_layer(s, kind, i < 3 ? NULL : s->args->peers[(i - 3) / 2]);
 
@@ -751,6 +815,10 @@ static int run_layers(struct system_run *s)
 			skip_rest(s, "the device layer cannot check this host");
 		return rc;
 	}
+	if (interrupt_noted())
+		return EXIT_OK;
+	if (s->gpu_host)
+		run_topology_layer(s);
 	if (interrupt_noted())
 		return EXIT_OK;
 	rc = run_resource_layer(s);
@@ -775,6 +843,7 @@ static int system_check(struct cmd_ctx *ctx)
 	memset(&s, 0, sizeof(s));
 	s.args = &a;
 	s.ctx = ctx;
+	s.gpu_host = pt_host_has_gpu();
 	if (!out_is_json() && !g_opts.details) {
 		s.devnull = fopen("/dev/null", "w");
 		if (!s.devnull) {

@@ -139,11 +139,12 @@ verdict() { # verdict JSON ID SUBJECT -> the verdict token
 	assert_success
 	for id in kernel.rdma kernel.modules dev.uverbs dev.provider pci.link port.state port.phys_state port.lid \
 		port.sm port.rate netdev.present netdev.up netdev.mtu port.mtu gid.usable gid.roce_v2 gid.default \
-		cm.roce_mode net.subnet cpu.governor mem.memlock expect.devices expect.link_layer expect.gid_type; do
-		grep -qE "^$id +(host|device|port) +[^ ]" <<<"$output"
+		cm.roce_mode net.subnet cpu.governor mem.memlock gpu.nic_affinity pci.acs gpu.peer_mem pci.iommu \
+		expect.devices expect.link_layer expect.gid_type; do
+		grep -qE "^$id +(host|device|port|gpu) +[^ ]" <<<"$output"
 	done
 	run rd -j link check --list
-	echo "$output" | jq -e '(.checks | length) == 24 and all(.checks[]; .title != "")'
+	echo "$output" | jq -e '(.checks | length) == 28 and all(.checks[]; .title != "")'
 }
 
 @test "--expect-mtu above the netdev MTU fails with the ip link hint" {
