@@ -201,3 +201,23 @@ bad_value() {
 		[ "$(jq -s length <<<"$output")" -eq 1 ]
 	done
 }
+
+help_and_unknown_under_snapshot() {
+	local snap=$FIXTURES/snapshot-lab/snapshot.tar
+	[ "$(TMPDIR=$T "$RDMADIAG" --snapshot "$snap" "$1" "$2" help)" = "$("$RDMADIAG" "$1" "$2" help)" ] ||
+		FAILS+=("--snapshot $1 $2 help: not the help of $1 $2")
+	run_case 0 --snapshot "$snap" -- "$1" "$2" help
+	run_case 2 --snapshot "$snap" -- "$1" "$2" --no-such-option
+	run_case 2 -j --snapshot "$snap" -- "$1" "$2" --no-such-option
+	[ -z "$out" ] || FAILS+=("-j --snapshot $1 $2 --no-such-option: printed on stdout: $out")
+	run_case 2 --snapshot "$snap" -- "$1" no-such-action
+}
+
+@test "help and unknown words under --snapshot: exit 0 and 2 as without it, no unpacked snapshot left" {
+	[ -f "$FIXTURES/snapshot-lab/snapshot.tar" ] || skip "no lab snapshot"
+	export T=$BATS_TEST_TMPDIR/tmp
+	mkdir -p "$T"
+	TMPDIR=$T each_command help_and_unknown_under_snapshot
+	report
+	[ -z "$(ls -A "$T")" ]
+}
