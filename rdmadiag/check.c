@@ -175,6 +175,22 @@ void check_print_summary(const struct check_summary *sum)
 	out_obj_end();
 }
 
+void check_kernel_rdma_failed(struct check_result *r, bool netlink)
+{
+	check_init(r, "kernel.rdma", "host");
+	if (!netlink) {
+		check_measured(r, "no RDMA netlink (NETLINK_RDMA unavailable)");
+		check_expected(r, "the RDMA core (ib_core) loaded");
+		check_verdict(r, V_FAIL, "modprobe ib_core and a device driver (mlx5_ib, irdma, rdma_rxe, ...), or boot "
+					 "a kernel with CONFIG_INFINIBAND; no other check can run");
+		return;
+	}
+	check_measured(r, "RDMA netlink answers; 0 devices");
+	check_expected(r, "at least one RDMA device");
+	check_verdict(r, V_FAIL, "load the driver of your NIC (mlx5_ib, irdma, bnxt_re, ...) or create a "
+				 "Soft-RoCE device: modprobe rdma_rxe && rdma link add rxe0 type rxe netdev IFACE");
+}
+
 int check_exit_code(const struct check_summary *sum, bool strict)
 {
 	if (sum->fail || (strict && sum->warn))

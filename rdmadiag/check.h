@@ -53,6 +53,10 @@ void check_tally(struct check_summary *sum, enum verdict v);
 void check_emit(const struct check_result *r, struct check_summary *sum);
 /* Prints the totals: text line, or a JSON "summary" object. */
 void check_print_summary(const struct check_summary *sum);
+/* kernel.rdma failed on this host: no RDMA netlink at all (netlink false),
+ * or netlink answers without a device. link check and counter check give it
+ * alike, so that a host without RDMA reads the same in both. */
+void check_kernel_rdma_failed(struct check_result *r, bool netlink);
 /* 0 nothing failed; 1 something failed (or warned, when strict). */
 int check_exit_code(const struct check_summary *sum, bool strict);
 

@@ -559,7 +559,10 @@ void cmd_set_runner(cmd_runner run)
 	runner = run ? run : run_action;
 }
 
-int cmd_dispatch(int argc, char **argv)
+/* Everything cmd_dispatch() does before the handler runs: -1 and ctx filled
+ * when the command is to run, else its exit code (help printed, or a usage
+ * error said). argv is compacted in place. */
+static int cmd_parse(int argc, char **argv, struct cmd_ctx *ctx)
 {
 	int ambiguous;
 
@@ -605,23 +608,48 @@ int cmd_dispatch(int argc, char **argv)
 		}
 	}
 
-	struct cmd_ctx ctx = { .object = obj, .action = a };
-
-	if (parse_action_args(&ctx, argc, argv))
+	*ctx = (struct cmd_ctx){ .object = obj, .action = a };
+	if (parse_action_args(ctx, argc, argv))
 		return EXIT_USAGE;
 	/* An action whose synopsis names no words takes none: a stray word is a
 	 * typo or a misplaced argument, never something to run without. */
-	if (ctx.argc && (!a->synopsis || !a->synopsis[0])) {
-		usage_error("%s %s takes no arguments, got '%s'", obj->name, a->name, ctx.argv[0]);
+	if (ctx->argc && (!a->synopsis || !a->synopsis[0])) {
+		usage_error("%s %s takes no arguments, got '%s'", obj->name, a->name, ctx->argv[0]);
 		return EXIT_USAGE;
 	}
+	return -1;
+}
+
+int cmd_check_line(int argc, char **argv)
+{
+	char **copy = calloc((size_t)argc + 1, sizeof(*copy));
+	struct cmd_ctx ctx;
+	int rc;
+
+	if (!copy) {
+		report_error("out of memory", NULL, NULL);
+		return EXIT_RUNTIME;
+	}
+	memcpy(copy, argv, (size_t)argc * sizeof(*copy));
+	rc = cmd_parse(argc, copy, &ctx);
+	free(copy);
+	return rc;
+}
+
+int cmd_dispatch(int argc, char **argv)
+{
+	struct cmd_ctx ctx;
+	int rc = cmd_parse(argc, argv, &ctx);
+
+	if (rc >= 0)
+		return rc;
+	const struct action *a = ctx.action;
 
 	/* Set before out_begin(): a stream has no enclosing document. */
 	if (a->flags & OUTPUT_STREAM)
 		out_set_stream(true);
 	out_begin();
-	int rc = runner(&ctx);
-
+	rc = runner(&ctx);
 	out_finish();
 	return rc;
 }

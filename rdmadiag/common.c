@@ -46,12 +46,13 @@ int report_no_port(const char *dev, unsigned port)
 	return EXIT_HOST;
 }
 
-void report_no_devices(void)
+int report_no_devices(void)
 {
 	report_error("no RDMA devices on this host",
 		     "no RDMA driver is loaded, or no Soft-RoCE device was created",
 		     "load the driver of your NIC (mlx5_ib, irdma, bnxt_re, ...) or create a Soft-RoCE device: "
 		     "modprobe rdma_rxe && rdma link add rxe0 type rxe netdev IFACE");
+	return EXIT_HOST;
 }
 
 const char *local_host_name(void)

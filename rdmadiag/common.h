@@ -10,8 +10,9 @@ int report_dev_error(const char *dev, int err);
 /* Says that device dev has no port `port` (the selection DEV/PORT names a
  * port the device lacks) and returns the exit code, EXIT_HOST. */
 int report_no_port(const char *dev, unsigned port);
-/* Says on stderr that there is no RDMA device, and how to get one. */
-void report_no_devices(void);
+/* Says on stderr that there is no RDMA device, and how to get one; returns
+ * the exit code every command that reads devices gives then, EXIT_HOST. */
+int report_no_devices(void);
 
 /* This node's name as the kernel knows it (read through fs_read, so a replay
  * shows the recorded host); NULL when unknown. Static buffer. */

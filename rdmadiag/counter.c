@@ -262,8 +262,10 @@ static int take_first_sample(struct cmd_ctx *ctx, struct sample *s)
 	if (rc)
 		return rc;
 	rc = nl_require();
-	if (rc)
+	if (rc) {
+		s->no_netlink = true;
 		return rc;
+	}
 	rc = sample_ports(ctx->argc ? sel.dev : NULL, sel.port, s);
 	if (rc)
 		return rc;
@@ -630,10 +632,32 @@ static bool skipped(const struct cmd_ctx *ctx, const char *id)
 	return false;
 }
 
+/* A host without RDMA netlink, or without a device: kernel.rdma fails, as in
+ * link check, so that the document has its checks and summary. Exit 3 for
+ * no netlink, 1 (a failed check) for no device, as link check. */
+static int check_no_rdma(const struct sample *s, int rc, enum out_format fmt)
+{
+	struct check_summary sum = { 0 };
+	struct check_result r;
+
+	out_list_begin("checks");
+	check_kernel_rdma_failed(&r, s->no_devices);
+	if (out_format_is_prom(fmt))
+		prom_check_add(&r, &sum);
+	else
+		check_emit(&r, &sum);
+	out_list_end();
+	if (out_format_is_prom(fmt))
+		prom_checks_flush(fmt, "counter check");
+	else
+		check_print_summary(&sum);
+	return s->no_devices ? check_exit_code(&sum, false) : rc;
+}
+
 static int counter_check(struct cmd_ctx *ctx)
 {
 	struct check_summary sum = { 0 };
-	struct sample old, now = { 0 };
+	struct sample old = { 0 }, now = { 0 };
 	enum out_format fmt;
 	double interval;
 	int rc = out_format_get(ctx, &fmt);
@@ -645,6 +669,8 @@ static int counter_check(struct cmd_ctx *ctx)
 	/* report merge names the node by it, as for link check */
 	out_set_host(local_host_name());
 	rc = take_first_sample(ctx, &old);
+	if (old.no_devices || old.no_netlink)
+		return check_no_rdma(&old, rc, fmt);
 	if (rc)
 		return rc;
 	rc = port_errors(&old);

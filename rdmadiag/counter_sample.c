@@ -81,8 +81,8 @@ int sample_ports(const char *dev, unsigned port, struct sample *s)
 	if (s->n == 0 && dev && port)
 		return report_no_port(dev, port);
 	if (s->n == 0) {
-		report_no_devices();
-		return EXIT_HOST;
+		s->no_devices = !dev;
+		return report_no_devices();
 	}
 	return 0;
 }

@@ -26,6 +26,8 @@ struct sample {
 	double mono;		/* CLOCK_MONOTONIC seconds when read */
 	double wall;		/* Unix time when read */
 	double started;		/* CLOCK_MONOTONIC when read, never recorded: for pacing only */
+	bool no_devices;	/* sample_ports() found no device at all (none asked for) */
+	bool no_netlink;	/* RDMA netlink could not be opened (set by the callers) */
 };
 
 /* Lists the ports of dev (NULL: all devices), or only `port` when non-zero.

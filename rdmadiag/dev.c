@@ -106,7 +106,7 @@ static int dev_show(struct cmd_ctx *ctx)
 	if (err)
 		return report_dev_error(ctx->argc ? sel.dev : NULL, err);
 	if (count == 0)
-		report_no_devices();
+		return report_no_devices();
 	return EXIT_OK;
 }
 

@@ -324,6 +324,11 @@ int devwatch_start(struct devwatch *dw, const char *only, bool wait_for_it, doub
 	}
 	if (err)
 		return report_dev_error(only, err);
+	/* dev monitor waits for a device to be added; a watch of what devices
+	 * hold (qp watch) has nothing to watch: the caller says so and exits 3 */
+	if (l.n == 0 && !only && wait_for_it)
+		fprintf(stderr, "rdmadiag: no RDMA devices on this host yet: waiting for one to be added "
+				"('rdmadiag dev show' lists the devices here)\n");
 	keep(dw, &l);
 	dw->fresh = true;
 	return EXIT_OK;

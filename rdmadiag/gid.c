@@ -174,7 +174,7 @@ static int gid_show(struct cmd_ctx *ctx)
 	if (w.ports == 0 && sel.port)
 		return report_no_port(sel.dev, sel.port);
 	if (w.ports == 0 && !ctx->argc)
-		report_no_devices();
+		return report_no_devices();
 	return w.err ? EXIT_RUNTIME : EXIT_OK;
 }
 

@@ -201,7 +201,7 @@ static int link_show(struct cmd_ctx *ctx)
 	if (count == 0 && sel.port)
 		return report_no_port(sel.dev, sel.port);
 	if (count == 0 && !ctx->argc)
-		report_no_devices();
+		return report_no_devices();
 	return EXIT_OK;
 }
 

@@ -277,11 +277,7 @@ static int host_unusable(int rc)
 	struct check_result r;
 
 	out_list_begin("checks");
-	check_init(&r, "kernel.rdma", "host");
-	check_measured(&r, "no RDMA netlink (NETLINK_RDMA unavailable)");
-	check_expected(&r, "the RDMA core (ib_core) loaded");
-	check_verdict(&r, V_FAIL, "modprobe ib_core and a device driver (mlx5_ib, irdma, rdma_rxe, ...), or boot a "
-				  "kernel with CONFIG_INFINIBAND; no other check can run");
+	check_kernel_rdma_failed(&r, false);
 	emit(&r, &sum);
 	out_list_end();
 	finish(&sum);

@@ -185,9 +185,15 @@ int main(int argc, char **argv)
 	if (first < 0 || first > argc)
 		return rc;
 	if (g_opts.snapshot) {
+		/* help and a wrong command line need no snapshot: answered before
+		 * anything is unpacked, so that they behave as without --snapshot */
+		rc = cmd_check_line(argc - first, argv + first);
+		if (rc >= 0)
+			return rc;
+		snapshot_signals_catch();
 		rc = snapshot_replay_begin(g_opts.snapshot, argc - first, argv + first, &g_opts.replay_dir);
 		if (rc)
-			return rc;
+			return snapshot_signals_end(rc);
 	} else if (!g_opts.replay_dir) {
 		g_opts.replay_dir = getenv("RDMADIAG_REPLAY");
 		/* as --record with --replay: one would be silently ignored */
@@ -199,10 +205,12 @@ int main(int argc, char **argv)
 	}
 	if (!g_opts.record_dir && !g_opts.replay_dir)
 		g_opts.record_dir = getenv("RDMADIAG_RECORD");
-	if (source_init(g_opts.record_dir, g_opts.replay_dir))
-		return EXIT_HOST;
+	if (source_init(g_opts.record_dir, g_opts.replay_dir)) {
+		snapshot_replay_end();
+		return snapshot_signals_end(EXIT_HOST);
+	}
 	rc = cmd_dispatch(argc - first, argv + first);
 	source_close();
 	snapshot_replay_end();
-	return rc < 0 || rc > 255 ? EXIT_RUNTIME : rc;
+	return snapshot_signals_end(rc < 0 || rc > 255 ? EXIT_RUNTIME : rc);
 }

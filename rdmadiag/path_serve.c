@@ -274,10 +274,8 @@ int path_serve(struct cmd_ctx *ctx)
 		sv.gid_index = (int)v->num;
 	if (sv.bind && !bind_addr_ok(sv.bind))
 		return EXIT_USAGE;
-	if (!path_host_has_rdma_device()) {
-		report_no_devices();
-		return EXIT_HOST;
-	}
+	if (!path_host_has_rdma_device())
+		return report_no_devices();
 	rc = serve_listen(&sv);
 	if (rc)
 		return rc;

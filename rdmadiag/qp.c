@@ -516,6 +516,8 @@ static int qp_watch(struct cmd_ctx *ctx)
 	stop_signals_catch(on_sigint);
 	w.t0 = w.last_change = now_sec();
 	rc = devwatch_start(&dw, q.has_dev ? q.sel.dev : NULL, false, w.t0, now_sec);
+	if (!rc && dw.n == 0)
+		rc = report_no_devices();
 	while (!rc && !stop_requested) {
 		unsigned dev_changes;
 

@@ -166,6 +166,10 @@ extern const struct object *const all_objects[];
 
 /* cmd.c */
 int cmd_dispatch(int argc, char **argv);
+/* The command line as cmd_dispatch() reads it, without running anything: -1
+ * when it names a command to run, else the exit code after printing help or
+ * saying the usage error (argv is left as it was). */
+int cmd_check_line(int argc, char **argv);
 /* Who runs a parsed command: ctx->action->run unless replaced (the
  * command-line fuzz target skips handlers that wait or use the network). */
 typedef int (*cmd_runner)(struct cmd_ctx *ctx);

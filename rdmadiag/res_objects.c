@@ -280,7 +280,7 @@ static int summary_show(struct cmd_ctx *ctx)
 		return EXIT_RUNTIME;
 	}
 	if (!s.found && !ctx->argc)
-		report_no_devices();
+		return report_no_devices();
 	return EXIT_OK;
 }
 

@@ -340,6 +340,8 @@ int res_walk(const struct res_query *q, enum rd_res_kind kind, const char *id_ke
 		return report_no_port(q->sel.dev, q->sel.port);
 	if (ndevs)
 		*ndevs = devs.n;
+	if (devs.n == 0)
+		return report_no_devices();
 	for (int i = 0; i < devs.n; i++) {
 		err = res_walk_dev(q, kind, id_key, devs.index[i], cb, data);
 		if (err) {

@@ -25,6 +25,7 @@
 #include <unistd.h>
 
 #include "../netlink/source.h"
+#include "common.h"
 #include "output.h"
 #include "sha256.h"
 #include "snapshot.h"
@@ -360,6 +361,36 @@ int snapshot_replay_begin(const char *file, int argc, char **argv, const char **
 	*replay_dir = rc == 0 && replay_rec[0] ? replay_rec : NULL;
 	if (rc == 0 && !*replay_dir)
 		snapshot_replay_end();
+	return rc;
+}
+
+static volatile sig_atomic_t replay_signal;
+
+static void on_replay_signal(int sig)
+{
+	replay_signal = sig;
+	interrupt_note(sig);	/* a command between its own handlers stops too */
+}
+
+void snapshot_signals_catch(void)
+{
+	struct sigaction sa = { .sa_handler = on_replay_signal };
+
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);
+}
+
+int snapshot_signals_end(int rc)
+{
+	int sig = replay_signal;
+
+	if (sig) {
+		/* the tree is gone: end as the signal would have, for the shell */
+		signal(sig, SIG_DFL);
+		raise(sig);
+	}
 	return rc;
 }
 

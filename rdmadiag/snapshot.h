@@ -21,6 +21,12 @@
 int snapshot_replay_begin(const char *file, int argc, char **argv, const char **replay_dir);
 /* Removes what snapshot_replay_begin unpacked. */
 void snapshot_replay_end(void);
+/* While a snapshot is unpacked: SIGINT, SIGTERM and SIGHUP are noted instead
+ * of ending the process, so that main() removes the unpacked tree; a command
+ * with handlers of its own stops as it always does. snapshot_signals_end()
+ * then ends the process by the signal noted, if any, else returns rc. */
+void snapshot_signals_catch(void);
+int snapshot_signals_end(int rc);
 
 /* The `system snapshot` action (system.c's table has its line). */
 int system_snapshot(struct cmd_ctx *ctx);

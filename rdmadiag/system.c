@@ -803,6 +803,16 @@ static void skip_rest(struct system_run *s, const char *why)
 	}
 }
 
+/* The device layer failed kernel.rdma: netlink answers but the host has no
+ * RDMA device, so no later layer has anything to look at. */
+static bool no_rdma_device(const struct layer *l)
+{
+	for (int i = 0; i < l->nfind; i++)
+		if (!strcmp(l->find[i].id, "kernel.rdma") && l->find[i].verdict == V_FAIL)
+			return true;
+	return false;
+}
+
 /* The layers in order; Ctrl-C stops between them (each command also cuts
  * its own waits short). EXIT_OK, or EXIT_USAGE/EXIT_HOST as the device or
  * resource layer found. */
@@ -817,6 +827,10 @@ static int run_layers(struct system_run *s)
 	}
 	if (interrupt_noted())
 		return EXIT_OK;
+	if (no_rdma_device(&s->layer[0])) {
+		skip_rest(s, "this host has no RDMA device");
+		return EXIT_OK;
+	}
 	if (s->gpu_host)
 		run_topology_layer(s);
 	if (interrupt_noted())

@@ -239,6 +239,30 @@ EOF
 	assert_no_leftovers
 }
 
+@test "--snapshot with help or a wrong word: as without --snapshot (exit 0 or 2), nothing unpacked or left" {
+	need_lab_snapshot
+	run -0 rd --snapshot "$SNAP/snapshot.tar" link help
+	assert_output "$(rd link help)"
+	run -0 rd --snapshot "$SNAP/snapshot.tar" link check --help
+	assert_output "$(rd link check --help)"
+	run -0 rd --snapshot "$SNAP/snapshot.tar" help
+	assert_output "$(rd help)"
+	run -2 --separate-stderr rd --snapshot "$SNAP/snapshot.tar" link frob
+	assert_equal "$stderr" "$(rd link frob 2>&1)"
+	run -2 --separate-stderr rd -j --snapshot "$SNAP/snapshot.tar" lnk
+	assert_equal "$output" ""
+	run -2 rd --snapshot "$SNAP/snapshot.tar" link show --frob
+	assert_no_leftovers
+}
+
+@test "--snapshot: a damaged snapshot, and a snapshot whose recording cannot be replayed, leave nothing behind" {
+	run -3 rd --snapshot "$H" -j dev show
+	assert_no_leftovers
+	head -c 3000 "$H" >"$BATS_TEST_TMPDIR/cut.tar"
+	run -3 rd --snapshot "$BATS_TEST_TMPDIR/cut.tar" dev show
+	assert_no_leftovers
+}
+
 @test "lab snapshot: a command it holds, in a form it did not run (counter show qp), names the missing reply" {
 	run -4 --separate-stderr rd --snapshot "$SNAP/snapshot.tar" counter show qp
 	assert_equal "$output" ""
