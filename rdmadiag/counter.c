@@ -178,7 +178,7 @@ static void prom_kinds(const char *prefix, const struct prom_series *s, int n, e
 		char name[96];
 		bool family = false;
 
-		snprintf(name, sizeof(name), "%s_%s", prefix, ctr_kinds[k].key);
+		snprintf(name, sizeof(name), "%s_%s", prefix, ctr_kind_metric(k));
 		for (int i = 0; i < n; i++) {
 			bool present;
 			uint64_t v = ctr_kind_sum(s[i].set, k, &present);
@@ -198,7 +198,7 @@ static void prom_raw(const char *prefix, const char *help, const struct prom_ser
 	char name[96];
 	bool family = false;
 
-	snprintf(name, sizeof(name), "%s_hw_counter", prefix);
+	snprintf(name, sizeof(name), "%s_driver_stat", prefix);
 	for (int i = 0; i < n; i++) {
 		const struct stat_set *set = s[i].set;
 
@@ -212,7 +212,7 @@ static void prom_raw(const char *prefix, const char *help, const struct prom_ser
 				prom_family(stdout, f, name, "counter", help);
 			family = true;
 			memcpy(l, s[i].l, sizeof(s[i].l[0]) * s[i].nl);
-			l[s[i].nl] = (struct prom_label){ "counter", set->c[j].name };
+			l[s[i].nl] = (struct prom_label){ "stat", set->c[j].name };
 			l[s[i].nl + 1] = (struct prom_label){ "source", stat_source_token(set->c[j].src) };
 			l[s[i].nl + 2] = (struct prom_label){ "group", ctr_group_key(g) };
 			prom_counter(stdout, name, l, s[i].nl + 3, set->c[j].value);

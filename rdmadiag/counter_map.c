@@ -28,17 +28,21 @@ const struct ctr_kind_info ctr_kinds[K_COUNT] = {
 	[K_CNP_SENT] = { "cnp_sent", G_CONGESTION, "congestion notification packets sent (ECN-marked traffic seen)" },
 	[K_CNP_HANDLED] = { "cnp_handled", G_CONGESTION, "congestion notification packets received and acted on" },
 	[K_CNP_IGNORED] = { "cnp_ignored", G_CONGESTION, "congestion notification packets received and ignored" },
-	[K_ECN_MARKED] = { "ecn_marked", G_CONGESTION, "received RoCE packets carrying an ECN congestion mark" },
-	[K_XMIT_WAIT] = { "xmit_wait", G_CONGESTION, "ticks the port had data to send but no credits (IB)" },
+	[K_ECN_MARKED] = { "ecn_marked", G_CONGESTION, "received RoCE packets carrying an ECN congestion mark",
+			  "ecn_marked_packets" },
+	[K_XMIT_WAIT] = { "xmit_wait", G_CONGESTION, "ticks the port had data to send but no credits (IB)",
+			  "xmit_wait_ticks" },
 	[K_DISCARDS] = { "discards", G_CONGESTION, "packets the port discarded (congestion or port down)" },
 	[K_LINK_DOWNED] = { "link_downed", G_LINK, "times the link went down" },
 	[K_SYMBOL_ERR] = { "symbol_errors", G_LINK, "physical layer symbol errors" },
 	[K_LINK_RECOVERY] = { "link_error_recovery", G_LINK, "link error recoveries (retraining)" },
 	[K_RX_ERRORS] = { "rx_errors", G_LINK, "received packets with errors" },
-	[K_PAUSE_RX] = { "pause_rx", G_PAUSE, "pause frames received, all priorities (the peer asked us to stop)" },
-	[K_PAUSE_TX] = { "pause_tx", G_PAUSE, "pause frames sent, all priorities (we asked the peer to stop)" },
-	[K_PFC_RX] = { "pfc_rx", G_PAUSE, "PFC pause frames received, summed over priorities" },
-	[K_PFC_TX] = { "pfc_tx", G_PAUSE, "PFC pause frames sent, summed over priorities" },
+	[K_PAUSE_RX] = { "pause_rx", G_PAUSE, "pause frames received, all priorities (the peer asked us to stop)",
+			  "pause_rx_frames" },
+	[K_PAUSE_TX] = { "pause_tx", G_PAUSE, "pause frames sent, all priorities (we asked the peer to stop)",
+			  "pause_tx_frames" },
+	[K_PFC_RX] = { "pfc_rx", G_PAUSE, "PFC pause frames received, summed over priorities", "pfc_rx_frames" },
+	[K_PFC_TX] = { "pfc_tx", G_PAUSE, "PFC pause frames sent, summed over priorities", "pfc_tx_frames" },
 };
 
 /* First match wins: exact names before globs. */
@@ -158,6 +162,11 @@ const struct ctr_map_entry *ctr_lookup(const char *name, enum stat_source src)
 			return e;
 	}
 	return NULL;
+}
+
+const char *ctr_kind_metric(enum ctr_kind k)
+{
+	return ctr_kinds[k].metric ? ctr_kinds[k].metric : ctr_kinds[k].key;
 }
 
 const char *ctr_group_key(enum ctr_group g)

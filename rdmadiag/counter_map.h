@@ -39,6 +39,9 @@ struct ctr_kind_info {
 	const char *key;	/* JSON key and metric name part: "retransmissions" */
 	enum ctr_group group;
 	const char *help;	/* one line, for Prometheus HELP and the man page */
+	/* The metric name part where the key lacks the unit Prometheus names
+	 * want ("xmit_wait_ticks", "pause_rx_frames"); NULL: the key. */
+	const char *metric;
 };
 
 struct ctr_map_entry {
@@ -59,7 +62,8 @@ extern const struct ctr_map_entry ctr_map[];	/* terminated by a NULL pattern */
 
 /* The entry of a counter, or NULL when the map does not know it. */
 const struct ctr_map_entry *ctr_lookup(const char *name, enum stat_source src);
-const char *ctr_group_key(enum ctr_group g);	/* "traffic", "retransmission", ... */
+const char *ctr_group_key(enum ctr_group g);
+const char *ctr_kind_metric(enum ctr_kind k);	/* "retransmissions", "xmit_wait_ticks" */	/* "traffic", "retransmission", ... */
 const char *ctr_group_title(enum ctr_group g);	/* "retransmission and sequence errors" */
 
 #endif

@@ -389,7 +389,7 @@ static void qpc_series(const struct qpc_copy *k, struct prom_series *ps)
 
 static void prom_qp_counters(const struct show_walk *w, enum out_format f)
 {
-	const char *bound = "rdmadiag_qp_counter_bound_qps";
+	const char *bound = "rdmadiag_qp_bound_qps";
 	struct prom_series *ps = calloc(w->ncopy ? w->ncopy : 1, sizeof(*ps));
 
 	if (!ps) {
@@ -402,7 +402,7 @@ static void prom_qp_counters(const struct show_walk *w, enum out_format f)
 		prom_family(stdout, f, bound, "gauge", "queue pairs bound to the per-QP counter");
 	for (int i = 0; i < w->ncopy; i++)
 		prom_gauge(stdout, bound, ps[i].l, ps[i].nl, w->copy[i].nlqpn);
-	counter_prom_print("rdmadiag_qp_counter",
+	counter_prom_print("rdmadiag_qp",
 			   "a hardware counter of a per-QP counter, under the driver's own name (see rdmadiag-counter(8))", ps,
 			   w->ncopy, f);
 	prom_end(stdout, f);

@@ -23,8 +23,9 @@ int counter_qp_unbind(struct cmd_ctx *ctx);
 void counter_print_groups(const struct stat_set *set);
 
 /* counter.c: counter sets as Prometheus/OpenMetrics families named
- * PREFIX_KIND (vendor-neutral kinds) and PREFIX_hw_counter (the driver's
- * names, with counter/source/group labels added to the series' own). */
+ * PREFIX_KIND (vendor-neutral kinds, ctr_kind_metric()) and PREFIX_driver_stat
+ * (the driver's names, with stat/source/group labels added to the series' own).
+ * promtool's lint wants no type word in a name: no "counter" in either. */
 #define PROM_SERIES_LABELS 8
 struct prom_series {
 	struct prom_label l[PROM_SERIES_LABELS];

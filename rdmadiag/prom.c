@@ -32,10 +32,42 @@ int out_format_get(const struct cmd_ctx *ctx, enum out_format *fmt)
 	return 0;
 }
 
-/* Label values and HELP text escape backslash, newline and (labels) quotes. */
+/* Length of the well-formed UTF-8 sequence at s (RFC 3629: no overlong
+ * form, no surrogate, at most U+10FFFF), 0 when it is not one. */
+static int utf8_len(const unsigned char *s)
+{
+	int n = s[0] < 0x80 ? 1 : s[0] >= 0xc2 && s[0] <= 0xdf ? 2 : s[0] >= 0xe0 && s[0] <= 0xef ? 3
+	      : s[0] >= 0xf0 && s[0] <= 0xf4 ? 4 : 0;
+	unsigned lo = 0x80, hi = 0xbf;
+
+	if (s[0] == 0xe0)
+		lo = 0xa0;
+	else if (s[0] == 0xed)
+		hi = 0x9f;
+	else if (s[0] == 0xf0)
+		lo = 0x90;
+	else if (s[0] == 0xf4)
+		hi = 0x8f;
+	for (int i = 1; i < n; i++, lo = 0x80, hi = 0xbf)
+		if (s[i] < lo || s[i] > hi)
+			return 0;
+	return n;
+}
+
+/* Label values and HELP text escape backslash, newline and (labels) quotes.
+ * Both must be UTF-8 (Prometheus rejects the whole scrape otherwise): a
+ * byte that starts no valid sequence, as a device name a driver or a hostile
+ * recording made up may hold, is written as U+FFFD. */
 static void put_escaped(FILE *fp, const char *s, bool quote)
 {
-	for (; *s; s++) {
+	while (*s) {
+		int n = utf8_len((const unsigned char *)s);
+
+		if (!n) {
+			fputs("\xef\xbf\xbd", fp);
+			s++;
+			continue;
+		}
 		if (*s == '\\')
 			fputs("\\\\", fp);
 		else if (*s == '\n')
@@ -43,7 +75,8 @@ static void put_escaped(FILE *fp, const char *s, bool quote)
 		else if (*s == '"' && quote)
 			fputs("\\\"", fp);
 		else
-			fputc(*s, fp);
+			fwrite(s, 1, (size_t)n, fp);
+		s += n;
 	}
 }
 
@@ -99,31 +132,34 @@ void prom_end(FILE *fp, enum out_format f)
 
 /* ---- checks ---- */
 
+struct prom_check {
+	struct check_result r;
+	const char *layer, *peer;	/* system check's; NULL: label left out */
+};
+
 static struct {
-	struct check_result *r;
+	struct prom_check *c;
 	int n, cap;
 } pc;
 
-void prom_check_add(const struct check_result *r, struct check_summary *sum)
+void prom_check_add_in(const struct check_result *r, const char *layer, const char *peer)
 {
-	if (sum) {
-		switch (r->verdict) {
-		case V_PASS: sum->pass++; break;
-		case V_WARN: sum->warn++; break;
-		case V_FAIL: sum->fail++; break;
-		default: sum->skip++; break;
-		}
-	}
 	if (pc.n == pc.cap) {
 		int cap = pc.cap ? pc.cap * 2 : 32;
-		struct check_result *n = realloc(pc.r, cap * sizeof(*n));
+		struct prom_check *n = realloc(pc.c, cap * sizeof(*n));
 
 		if (!n)
 			return;
-		pc.r = n;
+		pc.c = n;
 		pc.cap = cap;
 	}
-	pc.r[pc.n++] = *r;
+	pc.c[pc.n++] = (struct prom_check){ *r, layer, peer };
+}
+
+void prom_check_add(const struct check_result *r, struct check_summary *sum)
+{
+	check_tally(sum, r->verdict);
+	prom_check_add_in(r, NULL, NULL);
 }
 
 /* "rxe0/1" gives device rxe0 and port 1; other subjects give neither. */
@@ -142,7 +178,7 @@ static void split_subject(const char *subject, char *dev, size_t dlen, char *por
 	snprintf(port, plen, "%s", slash + 1);
 }
 
-void prom_checks_flush(enum out_format f, const char *command)
+void prom_checks_print(enum out_format f, const char *command)
 {
 	static const enum verdict all[] = { V_PASS, V_WARN, V_FAIL, V_SKIP };
 	int count[4] = { 0 };
@@ -151,19 +187,20 @@ void prom_checks_flush(enum out_format f, const char *command)
 	prom_family(fp, f, "rdmadiag_check_verdict", "gauge",
 		    "1 for the verdict a check gave (pass, warn, fail, skip), 0 for the others");
 	for (int i = 0; i < pc.n; i++) {
-		const struct check_result *r = &pc.r[i];
+		const struct prom_check *c = &pc.c[i];
 		char dev[96], port[16];
 
-		split_subject(r->subject, dev, sizeof(dev), port, sizeof(port));
-		count[r->verdict]++;
+		split_subject(c->r.subject, dev, sizeof(dev), port, sizeof(port));
+		count[c->r.verdict]++;
 		for (int v = 0; v < 4; v++) {
 			struct prom_label l[] = {
-				{ "command", command }, { "check", r->id }, { "subject", r->subject },
+				{ "command", command }, { "layer", c->layer }, { "peer", c->peer },
+				{ "check", c->r.id }, { "subject", c->r.subject },
 				{ "device", dev[0] ? dev : NULL }, { "port", port[0] ? port : NULL },
 				{ "verdict", verdict_token(all[v]) },
 			};
 
-			prom_gauge(fp, "rdmadiag_check_verdict", l, 6, r->verdict == all[v]);
+			prom_gauge(fp, "rdmadiag_check_verdict", l, 8, c->r.verdict == all[v]);
 		}
 	}
 	prom_family(fp, f, "rdmadiag_checks", "gauge", "number of checks per verdict in the last run");
@@ -172,7 +209,12 @@ void prom_checks_flush(enum out_format f, const char *command)
 
 		prom_gauge(fp, "rdmadiag_checks", l, 2, count[all[v]]);
 	}
-	prom_end(fp, f);
-	free(pc.r);
+	free(pc.c);
 	memset(&pc, 0, sizeof(pc));
+}
+
+void prom_checks_flush(enum out_format f, const char *command)
+{
+	prom_checks_print(f, command);
+	prom_end(stdout, f);
 }

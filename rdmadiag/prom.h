@@ -58,9 +58,15 @@ void prom_gauge(FILE *fp, const char *name, const struct prom_label *l, int nl, 
 /* "# EOF" for OpenMetrics; nothing for 0.0.4. */
 void prom_end(FILE *fp, enum out_format f);
 
-/* Checks as metrics: rdmadiag_check_verdict{command,check,subject,device,port,verdict} 0/1 for each of
- * pass/warn/fail/skip, and rdmadiag_checks{command,verdict} totals. */
+/* Checks as metrics: rdmadiag_check_verdict{command,[layer,peer,]check,subject,[device,port,]verdict}
+ * 0/1 for each of pass/warn/fail/skip, and rdmadiag_checks{command,verdict} totals.
+ * prom_check_add() also counts the result in sum (may be NULL); system check
+ * adds with the layer (and peer) that ran the check, so that two layers'
+ * results of one id and subject stay two series. */
 void prom_check_add(const struct check_result *r, struct check_summary *sum);
+void prom_check_add_in(const struct check_result *r, const char *layer, const char *peer);
+/* Both families; prom_checks_flush() adds prom_end(). */
+void prom_checks_print(enum out_format f, const char *command);
 void prom_checks_flush(enum out_format f, const char *command);
 
 #endif

@@ -14,6 +14,9 @@
  * and fail) and the first failing layer as the one to fix first. The
  * commands' verdicts are collected with a check observer (check.h); with -j
  * every command's report sits under its own key, as that command prints it.
+ * --format prometheus/openmetrics gives every check of every layer as
+ * rdmadiag_check_verdict (with layer and peer labels) and a verdict series
+ * per layer (prom_report()).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -26,6 +29,7 @@
 #include "link_check.h"
 #include "objects.h"
 #include "output.h"
+#include "prom.h"
 #include "qp.h"
 #include "snapshot.h"
 
@@ -84,7 +88,9 @@ struct system_run {
 	struct layer *cur;		/* the layer the observer feeds */
 	bool split_path;		/* path stages: connection, or the next layer */
 	bool gpu_host;			/* a GPU on the PCI bus: the topology layer runs */
-	FILE *devnull;			/* text mode: where the commands' own lines go */
+	bool prom;			/* --format prometheus or openmetrics */
+	enum out_format format;
+	FILE *devnull;			/* text and metrics: where the commands' own lines go */
 	struct check_result *qp_results;	/* resource layer, emitted after the sample */
 	int nqp_results, qp_capacity;
 };
@@ -120,6 +126,8 @@ static void observe(const struct check_result *r, void *data)
 	check_tally(&l->sum, r->verdict);
 	if (r->verdict == V_WARN || r->verdict == V_FAIL)
 		add_finding(l, r);
+	if (s->prom)
+		prom_check_add_in(r, layer_info[l->kind].token, l->peer);
 }
 
 static struct layer *add_layer(struct system_run *s, enum layer_kind kind, const char *peer)
@@ -179,7 +187,7 @@ static void sub_begin(struct system_run *s, const char *key, const struct layer 
 		out_obj_begin(key);
 		return;
 	}
-	if (g_opts.details) {
+	if (g_opts.details && !s->prom) {
 		out_text("== %s layer: %s%s%s ==\n", layer_info[l->kind].token, layer_info[l->kind].command,
 			 l->peer ? " peer " : "", l->peer ? l->peer : "");
 		return;
@@ -187,14 +195,14 @@ static void sub_begin(struct system_run *s, const char *key, const struct layer 
 	out_init(s->devnull);
 }
 
-static void sub_end(void)
+static void sub_end(bool prom)
 {
 	if (out_is_json()) {
 		out_obj_end();
 		return;
 	}
 	out_newline();	/* a line the command left open ends where it was written */
-	if (g_opts.details)
+	if (g_opts.details && !prom)
 		out_text("\n");
 	out_init(stdout);
 }
@@ -203,7 +211,7 @@ static bool note_interrupted(struct layer *l);
 
 /* A layer whose command could not run at all says so as a finding; one cut
  * short by Ctrl-C says that instead. */
-static void note_unchecked(struct layer *l, enum verdict v)
+static void note_unchecked(struct system_run *s, struct layer *l, enum verdict v)
 {
 	struct check_result r;
 
@@ -214,8 +222,8 @@ static void note_unchecked(struct layer *l, enum verdict v)
 	check_expected(&r, "the layer checked");
 	check_verdict(&r, v, "the reason is printed above; run 'rdmadiag %s' alone to see it",
 		      layer_info[l->kind].command);
-	check_tally(&l->sum, r.verdict);
-	add_finding(l, &r);
+	s->cur = l;
+	observe(&r, s);	/* counted, and a finding, as the layer's own */
 }
 
 static int run_engine(struct system_run *s, struct layer *l, struct cmd_ctx *c)
@@ -355,8 +363,8 @@ static int run_device_layer(struct system_run *s)
 		sub_opt(&c, "--skip", skip);
 	sub_begin(s, "link_check", l);
 	run_engine(s, l, &c);
-	sub_end();
-	note_unchecked(l, V_FAIL);
+	sub_end(s->prom);
+	note_unchecked(s, l, V_FAIL);
 	return l->rc;
 }
 
@@ -396,8 +404,8 @@ static int run_counter_layer(struct system_run *s)
 		sub_opt(&c, "--skip", skip);
 	sub_begin(s, "counter_check", l);
 	run_engine(s, l, &c);
-	sub_end();
-	note_unchecked(l, V_WARN);
+	sub_end(s->prom);
+	note_unchecked(s, l, V_WARN);
 	return l->rc;
 }
 
@@ -496,10 +504,10 @@ static int run_resource_layer(struct system_run *s)
 	check_set_observer(NULL, NULL);
 	if (!l->rc)
 		check_print_summary(&l->sum);
-	sub_end();
+	sub_end(s->prom);
 	if (!l->rc)
 		snprintf(l->note, sizeof(l->note), "%u QP%s sampled %g s apart", nqps, nqps == 1 ? "" : "s", s->args->interval);
-	note_unchecked(l, V_WARN);
+	note_unchecked(s, l, V_WARN);
 	return l->rc;
 }
 
@@ -527,8 +535,8 @@ static void run_peer(struct system_run *s, const char *peer)
 	s->split_path = true;
 	run_engine(s, l, &c);
 	s->split_path = false;
-	sub_end();
-	note_unchecked(l, V_FAIL);
+	sub_end(s->prom);
+	note_unchecked(s, l, V_FAIL);
 	l[1].ran = true;
 	l[1].rc = l->rc;
 	if (s->args->quick)
@@ -698,6 +706,31 @@ static void print_report(const struct system_run *s)
 	print_fix_first(s);
 }
 
+/* --format prometheus/openmetrics: a verdict series per layer, then every
+ * check the layers ran (observe() collected them). */
+static void prom_report(const struct system_run *s)
+{
+	static const enum verdict all[] = { V_PASS, V_WARN, V_FAIL, V_SKIP };
+	const char *name = "rdmadiag_system_layer_verdict";
+
+	prom_family(stdout, s->format, name, "gauge",
+		    "1 for the verdict of a layer of system check (pass, warn, fail, skip), 0 for the others");
+	for (int i = 0; i < s->nlayers; i++) {
+		const struct layer *l = &s->layer[i];
+
+		for (int v = 0; v < 4; v++) {
+			struct prom_label lb[] = {
+				{ "layer", layer_info[l->kind].token }, { "command", layer_info[l->kind].command },
+				{ "peer", l->peer }, { "verdict", verdict_token(all[v]) },
+			};
+
+			prom_gauge(stdout, name, lb, 4, layer_verdict(l) == all[v]);
+		}
+	}
+	prom_checks_print(s->format, "system check");
+	prom_end(stdout, s->format);
+}
+
 /* 0, or 1 when a layer fails (or warns, with --strict); exit codes as link check. */
 static int system_exit_code(const struct system_run *s)
 {
@@ -848,8 +881,11 @@ static int system_check(struct cmd_ctx *ctx)
 {
 	static struct system_run s;	/* large: every layer's findings */
 	struct system_args a = { 0 };
-	int rc;
+	enum out_format fmt;
+	int rc = out_format_get(ctx, &fmt);
 
+	if (rc)
+		return rc;
 	if (parse_args(ctx, &a))
 		return EXIT_USAGE;
 	/* report merge names the node by it, as for link check and path test */
@@ -858,7 +894,9 @@ static int system_check(struct cmd_ctx *ctx)
 	s.args = &a;
 	s.ctx = ctx;
 	s.gpu_host = pt_host_has_gpu();
-	if (!out_is_json() && !g_opts.details) {
+	s.format = fmt;
+	s.prom = out_format_is_prom(fmt);
+	if (!out_is_json() && (!g_opts.details || s.prom)) {
 		s.devnull = fopen("/dev/null", "w");
 		if (!s.devnull) {
 			report_error("cannot open /dev/null", "a broken /dev", "fix the container or chroot's /dev");
@@ -869,7 +907,9 @@ static int system_check(struct cmd_ctx *ctx)
 	rc = run_layers(&s);
 	if (interrupt_noted())
 		skip_rest(&s, "interrupted");
-	if (rc != EXIT_USAGE)
+	if (rc != EXIT_USAGE && s.prom)
+		prom_report(&s);
+	else if (rc != EXIT_USAGE)
 		print_report(&s);
 	if (rc == EXIT_OK)
 		rc = system_exit_code(&s);
@@ -893,6 +933,7 @@ static const struct cmd_opt check_opts[] = {
 	/* handed to path test as they are: same names, kinds and bounds */
 	{ "--port", OPT_UINT, "N", "TCP port of the peers' path serve (default 4792)", NULL, 1, 65535, COMPLETE_NONE },
 	{ "--iters", OPT_UINT, "N", "messages per peer test (path test --iters)", NULL, 1, 100000000, COMPLETE_NONE },
+	OUT_FORMAT_OPT,
 	{ 0 },
 };
 

@@ -10,7 +10,8 @@
 # no bandwidth stages) and acts on its exit code (rdmadiag(8)):
 #   0  healthy: if this script drained the node earlier (reason starts with
 #      "rdmadiag:"), resume it; a drain set by anyone else is left alone
-#   1  a check failed: drain with "rdmadiag: " and the first failing finding
+#   1  a check failed: drain with "rdmadiag: " and the check to fix first
+#      ("rdmadiag: kernel.modules on host (device layer, link check)")
 #   3  this host cannot run RDMA at all (no RDMA core or device): drain
 #   2, 4 or other: rdmadiag itself could not run (wrong version, bug): log it,
 #      do not drain, so a broken tool does not empty the cluster
@@ -31,9 +32,14 @@ current_reason() {
 		head -n 1
 }
 
-# The first failing line of the report, short enough for a Slurm reason.
+# What to name in the drain reason: the check id, subject and layer of system
+# check's "fix first: the device layer (link check): kernel.modules on host"
+# line, else the first failing finding, cut to fit a Slurm reason.
 first_finding() {
-	grep -m 1 -E '^(FAIL|fail)|[[:space:]]FAIL[[:space:]]' | tr -s ' \t' '  ' | cut -c 1-120
+	{
+		printf '%s\n' "$1" | sed -n 's/^fix first: the \([a-z]*\) layer (\(.*\)): \(.*\)$/\3 (\1 layer, \2)/p'
+		printf '%s\n' "$1" | sed -n 's/^FAIL[[:space:]]\{1,\}/FAIL: /p'
+	} | head -n 1 | tr -s ' \t' '  ' | cut -c 1-120
 }
 
 out=$("$rd" --color never system check --quick 2>&1)
@@ -48,7 +54,7 @@ case $rc in
 	esac
 	;;
 1 | 3)
-	finding=$(printf '%s\n' "$out" | first_finding)
+	finding=$(first_finding "$out")
 	[ -n "$finding" ] || finding="system check exited $rc"
 	log "draining $node: $finding"
 	scontrol update NodeName="$node" State=DRAIN Reason="rdmadiag: $finding"

@@ -8,7 +8,7 @@ bats_require_minimum_version 1.5.0
 
 MLX5=$BATS_TEST_DIRNAME/../fixtures/counter-mlx5
 IRDMA=$BATS_TEST_DIRNAME/../fixtures/counter-irdma
-PROMCHECK=$BATS_TEST_DIRNAME/promcheck.py
+PROMCHECK=$BATS_TEST_DIRNAME/../tools/promtool-check.sh
 
 # value of a raw counter file of a fixture
 fx() {
@@ -99,7 +99,7 @@ fx() {
 	assert_output --partial 'contradict'
 }
 
-@test "prometheus and openmetrics output pass the format check, on both fixtures" {
+@test "prometheus and openmetrics output pass promtool check metrics, on both fixtures" {
 	for fx in "$MLX5" "$IRDMA"; do
 		for f in prometheus openmetrics; do
 			rd --replay "$fx" counter show --format $f | "$PROMCHECK" $f
@@ -116,7 +116,7 @@ fx() {
 	assert_success
 	assert_line '# TYPE rdmadiag_port_retransmissions counter'
 	assert_line 'rdmadiag_port_retransmissions_total{device="mlx5_0",port="1",netdev="ens1f0np0"} 23'
-	assert_line 'rdmadiag_port_hw_counter_total{device="mlx5_0",port="1",netdev="ens1f0np0",counter="out_of_sequence",source="netlink",group="retransmission"} 17'
+	assert_line 'rdmadiag_port_driver_stat_total{device="mlx5_0",port="1",netdev="ens1f0np0",stat="out_of_sequence",source="netlink",group="retransmission"} 17'
 	assert_line 'rdmadiag_port_tx_bytes_total{device="mlx5_0",port="1",netdev="ens1f0np0"} 8000'
 	[ "${lines[-1]}" = '# EOF' ]
 	refute_output --partial 'rx_icrc_encapsulated'
@@ -124,7 +124,7 @@ fx() {
 	assert_line '# TYPE rdmadiag_port_retransmissions_total counter'
 	refute_output --partial '# EOF'
 	run rd --replay "$MLX5" -d counter show --format prometheus
-	assert_output --partial 'counter="rx_icrc_encapsulated",source="netlink",group="other"} 31'
+	assert_output --partial 'stat="rx_icrc_encapsulated",source="netlink",group="other"} 31'
 }
 
 @test "watch -j: one JSON object per interval per line, with schema, seq and rows" {

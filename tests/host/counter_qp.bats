@@ -11,7 +11,7 @@ bats_require_minimum_version 1.5.0
 
 QP=$BATS_TEST_DIRNAME/../fixtures/counter-qp-mlx5
 RXE=$BATS_TEST_DIRNAME/../fixtures/lab-rxe
-PROMCHECK=$BATS_TEST_DIRNAME/promcheck.py
+PROMCHECK=$BATS_TEST_DIRNAME/../tools/promtool-check.sh
 
 @test "show qp: both counters with mode, QP type, bound QPs and grouped hw counters (text)" {
 	run --separate-stderr rd --replay "$QP" counter show qp
@@ -93,7 +93,7 @@ PROMCHECK=$BATS_TEST_DIRNAME/promcheck.py
 	[[ "$stderr" == *"no RDMA device named 'mlx5_9'"* ]]
 }
 
-@test "show qp --format prometheus/openmetrics: one series per counter, labelled, format-checked" {
+@test "show qp --format prometheus/openmetrics: one series per counter, labelled, checked by promtool" {
 	for f in prometheus openmetrics; do
 		rd --replay "$QP" counter show qp --format $f | "$PROMCHECK" $f
 		rd --replay "$QP" -d counter show qp --format $f | "$PROMCHECK" $f
@@ -101,18 +101,18 @@ PROMCHECK=$BATS_TEST_DIRNAME/promcheck.py
 	run --separate-stderr rd --replay "$QP" counter show qp --format openmetrics
 	assert_success
 	l='device="mlx5_0",port="1",netdev="ens1f0np0"'
-	assert_line "rdmadiag_qp_counter_bound_qps{$l,counter_id=\"4\",mode=\"auto\",qp_type=\"rc\"} 3"
-	assert_line "rdmadiag_qp_counter_bound_qps{$l,counter_id=\"5\",mode=\"auto\",qp_type=\"ud\"} 2"
+	assert_line "rdmadiag_qp_bound_qps{$l,counter_id=\"4\",mode=\"auto\",qp_type=\"rc\"} 3"
+	assert_line "rdmadiag_qp_bound_qps{$l,counter_id=\"5\",mode=\"auto\",qp_type=\"ud\"} 2"
 	# the same sums as -j: out_of_sequence 2 + packet_seq_err 5 + implied_nak_seq_err 6
-	assert_line "rdmadiag_qp_counter_sequence_errors_total{$l,counter_id=\"4\",mode=\"auto\",qp_type=\"rc\"} 13"
-	assert_line "rdmadiag_qp_counter_rx_out_of_buffer_total{$l,counter_id=\"5\",mode=\"auto\",qp_type=\"ud\"} 11"
-	assert_line "rdmadiag_qp_counter_hw_counter_total{$l,counter_id=\"4\",mode=\"auto\",qp_type=\"rc\",counter=\"packet_seq_err\",source=\"netlink\",group=\"retransmission\"} 5"
+	assert_line "rdmadiag_qp_sequence_errors_total{$l,counter_id=\"4\",mode=\"auto\",qp_type=\"rc\"} 13"
+	assert_line "rdmadiag_qp_rx_out_of_buffer_total{$l,counter_id=\"5\",mode=\"auto\",qp_type=\"ud\"} 11"
+	assert_line "rdmadiag_qp_driver_stat_total{$l,counter_id=\"4\",mode=\"auto\",qp_type=\"rc\",stat=\"packet_seq_err\",source=\"netlink\",group=\"retransmission\"} 5"
 	[ "${lines[-1]}" = '# EOF' ]
 	# the driver's names outside the map only with -d; no QP numbers as labels
 	refute_output --partial 'resp_local_length_error'
 	refute_output --partial 'lqpn'
 	run --separate-stderr rd --replay "$QP" -d counter show qp --format prometheus
-	assert_line --partial 'counter="resp_local_length_error",source="netlink",group="other"} 9'
+	assert_line --partial 'stat="resp_local_length_error",source="netlink",group="other"} 9'
 	refute_output --partial '# EOF'
 	# filters apply; a named counter that is not there is an error, with no metrics printed
 	run --separate-stderr rd --replay "$QP" counter show qp lqpn 201 --format prometheus

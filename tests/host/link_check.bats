@@ -243,7 +243,7 @@ verdict() { # verdict JSON ID SUBJECT -> the verdict token
 @test "link check --format prometheus: valid exposition with one verdict series per check, exit code kept" {
 	run bash -c "'$RDMADIAG' --replay '$FIXTURES/mlx5-pcie' link check --format prometheus > '$BATS_TEST_TMPDIR/out.prom'"
 	assert_failure 1
-	"$BATS_TEST_DIRNAME/promcheck.py" prometheus <"$BATS_TEST_TMPDIR/out.prom"
+	"$BATS_TEST_DIRNAME/../tools/promtool-check.sh" prometheus <"$BATS_TEST_TMPDIR/out.prom"
 	grep -q '^rdmadiag_check_verdict{command="link check",check="pci.link",subject="mlx5_0",verdict="fail"} 1$' "$BATS_TEST_TMPDIR/out.prom"
-	"$RDMADIAG" --replay "$FIXTURES/mlx5-pcie" link check --format openmetrics | "$BATS_TEST_DIRNAME/promcheck.py" openmetrics
+	"$RDMADIAG" --replay "$FIXTURES/mlx5-pcie" link check --format openmetrics | "$BATS_TEST_DIRNAME/../tools/promtool-check.sh" openmetrics
 }
