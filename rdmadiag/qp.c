@@ -128,14 +128,20 @@ struct qp_track {
 	uint8_t state, type;
 	bool has_pid, has_port;
 	bool used, seen, flagged_stuck;
+	bool in_view;			/* on DEV/PORT and through the filters; else followed silently */
 	double since;			/* when it entered `state` (or was first seen) */
 	struct qp_track *next;		/* hash chain */
 };
 
 struct watch {
-	const struct res_query *q;
+	const struct res_query *q;	/* what the user watches */
+	/* What is polled: the selected devices, all ports, only the QP number
+	 * filters. A QP that leaves q's view (a QP in RESET has no port and is
+	 * on every port's list until it moves to INIT on another; a state
+	 * filter) is still on the device: it "left", it is not destroyed. */
+	struct res_query walk;
 	struct qp_track **bucket;
-	unsigned nbuckets, nqps;
+	unsigned nbuckets, nqps, nview;
 	double now, last_change, stuck;
 	double t0;
 	unsigned round;
@@ -217,6 +223,8 @@ static struct qp_track *track_add(struct watch *w, const struct rd_res *r)
 	t->pid = r->pid;
 	t->has_pid = rd_res_has(r, RF_PID);
 	t->since = w->now;
+	t->in_view = res_query_match(w->q, r);
+	w->nview += t->in_view;
 	h = qp_hash(w, t->dev_index, t->lqpn);
 	t->next = w->bucket[h];
 	w->bucket[h] = t;
@@ -329,6 +337,29 @@ static const char *dev_name_of(const struct watch *w, uint32_t index)
 	return "?";
 }
 
+/* A QP entered or left the view without being created or destroyed. */
+static void view_change(struct watch *w, struct qp_track *t, const struct rd_res *r)
+{
+	t->in_view = !t->in_view;
+	if (t->in_view)
+		w->nview++;
+	else
+		w->nview--;
+	emit_qp_event(w, t->in_view ? "entered" : "left", r);
+	w->last_change = w->now;
+}
+
+static void track_update(struct watch *w, struct qp_track *t, const struct rd_res *r)
+{
+	t->port = r->port;
+	t->has_port = rd_res_has(r, RF_PORT);
+	if (t->state != r->state) {
+		t->state = r->state;
+		t->since = w->now;
+		t->flagged_stuck = false;
+	}
+}
+
 static int watch_qp(const struct rd_res *r, void *data)
 {
 	struct watch *w = data;
@@ -340,6 +371,8 @@ static int watch_qp(const struct rd_res *r, void *data)
 		if (!t)
 			return 0;
 		t->seen = true;
+		if (!t->in_view)
+			return 0;
 		emit_qp_event(w, w->round == 0 ? "present" : "created", r);
 		if (w->round)
 			w->last_change = w->now;
@@ -347,15 +380,27 @@ static int watch_qp(const struct rd_res *r, void *data)
 		return 0;
 	}
 	t->seen = true;
+	if (t->in_view != res_query_match(w->q, r)) {
+		bool changed = t->state != r->state;
+
+		track_update(w, t, r);
+		view_change(w, t, r);
+		if (t->in_view)
+			check_flags(w, t, r, changed);
+		return 0;
+	}
+	if (!t->in_view) {
+		track_update(w, t, r);
+		return 0;
+	}
 	if (t->state != r->state) {
 		emit_transition(w, r, t->state, w->now - t->since);
-		t->state = r->state;
-		t->since = w->now;
-		t->flagged_stuck = false;
+		track_update(w, t, r);
 		w->last_change = w->now;
 		check_flags(w, t, r, true);
 		return 0;
 	}
+	track_update(w, t, r);
 	check_flags(w, t, r, false);
 	return 0;
 }
@@ -394,8 +439,11 @@ static void sweep(struct watch *w)
 				pp = &t->next;
 				continue;
 			}
-			emit_destroyed(w, t);
-			w->last_change = w->now;
+			if (t->in_view) {
+				emit_destroyed(w, t);
+				w->last_change = w->now;
+				w->nview--;
+			}
 			*pp = t->next;
 			free(t);
 			w->nqps--;
@@ -427,7 +475,7 @@ static int walk_devs(struct watch *w, struct devwatch *dw)
 
 	for (int i = 0; !rc && i < dw->n; i++) {
 		uint32_t index = dw->dev[i].index;
-		int err = res_walk_dev(w->q, RD_RES_QP, "lqpn", index, watch_qp, w);
+		int err = res_walk_dev(&w->walk, RD_RES_QP, "lqpn", index, watch_qp, w);
 
 		if (err && devwatch_gone(dw, index)) {
 			i = -1;		/* the list changed: start over, QPs already seen stay seen */
@@ -457,8 +505,22 @@ static int watch_round(struct watch *w, struct devwatch *dw)
 	return EXIT_OK;
 }
 
+/* w->walk: w->q without its port and the filters a QP can leave (all but
+ * its number). */
+static void watch_walk_query(struct watch *w)
+{
+	w->walk = *w->q;
+	w->walk.sel.port = 0;
+	w->walk.needs_comm = false;
+	w->walk.nterms = 0;
+	for (int i = 0; i < w->q->nterms; i++)
+		if (!strcmp(w->q->term[i].key->name, "lqpn"))
+			w->walk.term[w->walk.nterms++] = w->q->term[i];
+}
+
 static int watch_alloc(struct watch *w)
 {
+	watch_walk_query(w);
 	w->nbuckets = 1024;
 	w->bucket = calloc(w->nbuckets, sizeof(*w->bucket));
 	if (w->bucket)
@@ -487,7 +549,7 @@ int qp_sample_judge(const struct res_query *q, double interval, qp_flag_fn fn, v
 		nap(interval);
 		rc = watch_round(&w, NULL);
 	}
-	*nqps = w.nqps;
+	*nqps = w.nview;
 	watch_free(&w);
 	return rc;
 }

@@ -6,8 +6,9 @@
  * of pairs. Nodes common to most failures come first: one bad node or cable
  * shows as a full row and column at the top.
  *
- * Exit: 0 every report read and clean; 1 a report holds a failure, or a file
- * could not be used (a node without a usable report is a finding too);
+ * Exit: 0 every report read and clean; 1 a report holds a failure, a file
+ * could not be used (a node without a usable report is a finding too), or a
+ * node's checks all skipped (nothing was checked there: no pass);
  * 2 usage; 4 out of memory.
  */
 #include <errno.h>
@@ -84,6 +85,19 @@ struct merged {
 	unsigned nodes_check_cells;	/* nodes with a failing or warning check */
 };
 
+/* A node whose check reports hold checks that all skipped: nothing was
+ * checked there, which is no pass (as a report without checks is none). */
+static bool nothing_checked(const struct rf_node *n)
+{
+	return n->checked && !n->judged;
+}
+
+/* Nodes checked with no failing or warning cell, and something checked. */
+static unsigned nodes_passed(const struct merged *mg)
+{
+	return mg->m.nodes_checked - mg->nodes_check_cells - mg->m.nodes_unchecked;
+}
+
 static int rank_nodes(struct merged *mg)
 {
 	struct fleet_model *m = &mg->m;
@@ -121,7 +135,7 @@ enum {
 	J_FILE, J_ERROR, J_READ, J_PATH, J_CHECKS, J_LOOPBACK, J_SKIPPED, J_ID, J_FAIL_NODES, J_WARN_NODES, J_NODE,
 	J_FAIL, J_WARN, J_VERDICT, J_FAILED_PAIRS, J_AS_TESTER, J_AS_PEER, J_WARN_PAIRS, J_PAIRS, J_REPORT, J_FROM,
 	J_TO, J_STAGE, J_P50, J_GBPS, J_NODES, J_PAIRS_FAILED, J_NODES_FAILING, J_DUP_OF, J_NODES_CHECKED,
-	J_NODES_PASSED,
+	J_NODES_PASSED, J_NODES_UNCHECKED,
 };
 static const struct field jf[] = {
 	[J_FILE] = { "file", NULL, FT_STR, 0, NULL },
@@ -155,6 +169,7 @@ static const struct field jf[] = {
 	[J_DUP_OF] = { "duplicate_of", NULL, FT_STR, 0, NULL },
 	[J_NODES_CHECKED] = { "nodes_checked", NULL, FT_U64, 0, NULL },
 	[J_NODES_PASSED] = { "nodes_passed", NULL, FT_U64, 0, NULL },
+	[J_NODES_UNCHECKED] = { "nodes_nothing_checked", NULL, FT_U64, 0, NULL },
 };
 
 static void json_files(const struct merged *mg)
@@ -187,7 +202,16 @@ static void json_checks(const struct merged *mg)
 
 	out_obj_begin("checks");
 	out_u64(&jf[J_NODES_CHECKED], m->nodes_checked);
-	out_u64(&jf[J_NODES_PASSED], m->nodes_checked - mg->nodes_check_cells);
+	out_u64(&jf[J_NODES_PASSED], nodes_passed(mg));
+	out_u64(&jf[J_NODES_UNCHECKED], m->nodes_unchecked);
+	out_list_begin("nothing_checked");
+	for (size_t i = 0; i < m->nnodes; i++)
+		if (nothing_checked(&m->nodes[mg->order[i]])) {
+			out_obj_begin(NULL);
+			out_str(&jf[J_NODE], m->nodes[mg->order[i]].name);
+			out_obj_end();
+		}
+	out_list_end();
 	out_list_begin("ids");
 	for (size_t i = 0; i < m->nids; i++) {
 		if (!m->ids[i].fail_nodes && !m->ids[i].warn_nodes)
@@ -281,11 +305,30 @@ static void json_report(const struct merged *mg)
 
 /* ------------------------------------------------------------------ text */
 
+/* "2 nodes: nothing checked (every check skipped): node3 node9", the first
+ * TEXT_TOP names. */
+static void text_nothing_checked(const struct merged *mg)
+{
+	const struct fleet_model *m = &mg->m;
+	unsigned shown = 0;
+
+	if (!m->nodes_unchecked)
+		return;
+	out_text("%u node%s: nothing checked (every check skipped):", m->nodes_unchecked,
+		 m->nodes_unchecked == 1 ? "" : "s");
+	for (size_t i = 0; i < m->nnodes && shown < TEXT_TOP; i++)
+		if (nothing_checked(&m->nodes[mg->order[i]])) {
+			out_text(" %s", m->nodes[mg->order[i]].name);
+			shown++;
+		}
+	out_text("%s\n", m->nodes_unchecked > shown ? " ..." : "");
+}
+
 static void text_checks(const struct merged *mg)
 {
 	const struct fleet_model *m = &mg->m;
 	uint32_t *col = calloc(m->nids + 1, sizeof(*col));
-	unsigned ncol = 0, passed = m->nodes_checked - mg->nodes_check_cells;
+	unsigned ncol = 0, passed = nodes_passed(mg);
 	size_t c = 0;
 
 	if (!col)
@@ -323,6 +366,7 @@ static void text_checks(const struct merged *mg)
 	}
 	if (passed)	/* nodes, not reports: a node may have sent link check and system check */
 		out_text("%u other node%s: every check passed\n", passed, passed == 1 ? "" : "s");
+	text_nothing_checked(mg);
 	out_text("\n");
 	free(col);
 }
@@ -489,7 +533,7 @@ static int report_merge(struct cmd_ctx *ctx)
 			json_report(&mg);
 		else
 			text_report(&mg);
-		if (mg.pairs_fail || mg.nodes_check_fail || mg.m.nskipped)
+		if (mg.pairs_fail || mg.nodes_check_fail || mg.m.nskipped || mg.m.nodes_unchecked)
 			rc = EXIT_PROBLEM;
 	}
 	free(mg.order);

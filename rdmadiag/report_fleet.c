@@ -275,6 +275,7 @@ static void walk_checks(struct fleet_model *m, uint32_t node, const struct json 
 
 		if (id && (vd == V_FAIL || vd == V_WARN))
 			add_check(m, node, id, vd);
+		m->nodes[node].judged += id && json_get_str(v, "verdict") && vd != V_SKIP;
 	}
 	for (const struct json *c = json_first(v); c; c = c->next)
 		if (c->type == JSON_OBJECT || c->type == JSON_ARRAY)
@@ -867,6 +868,8 @@ void fleet_resolve(struct fleet_model *m)
 		count_pair(m, p);
 	}
 	merge_cells(m);
+	for (size_t i = 0; i < m->nnodes; i++)	/* as empty as a report without checks (holds_results) */
+		m->nodes_unchecked += m->nodes[i].checked && !m->nodes[i].judged;
 	for (size_t i = 0; i < m->nchecks; i++) {
 		struct rf_id *id = &m->ids[m->checks[i].id];
 		struct rf_node *n = &m->nodes[m->checks[i].node];

@@ -46,6 +46,7 @@ struct rf_node {
 	const char *name;
 	bool has_report;
 	bool checked;				/* a check report of it was merged */
+	unsigned judged;			/* checks of its check reports that did not skip */
 	uint32_t read_from[RK_PATH];		/* files index + 1 of its report of each kind; 0 none */
 	unsigned check_fail, check_warn;	/* failing cells of check reports */
 	unsigned fail_from, fail_to;		/* failed pairs as tester / as peer */
@@ -97,6 +98,7 @@ struct fleet_model {
 	size_t naddrs, cap_addrs;
 	unsigned files_read, check_reports, path_reports, loopback_reports;
 	unsigned nodes_checked;	/* nodes with a check report merged */
+	unsigned nodes_unchecked;	/* of those, nodes whose every check skipped */
 	/* Reading (private): the buffer and JSON arena every file reuses. */
 	char *read_buf;
 	size_t read_cap;

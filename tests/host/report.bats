@@ -255,3 +255,27 @@ link_template() {
 	assert_failure 2
 	assert_output --partial "needs the report files"
 }
+
+@test "a node whose checks all skipped is counted apart: nothing was checked there, no pass, exit 1" {
+	d="$BATS_TEST_TMPDIR/skips"
+	fleet link "$d" --template "$(link_template)" --nodes 2
+	# a real run that judged nothing: Soft-RoCE is no PCIe device and the VM has no cpufreq
+	rd -j --replay "$FIXTURES/lab-rxe" link check --only pci.link,cpu.governor >"$d/node009.json"
+	jq -e '.summary == {"pass": 0, "warn": 0, "fail": 0, "skip": 2}' "$d/node009.json"
+	run --separate-stderr rd report merge "$d"
+	assert_failure 1
+	assert_line "merged 3 reports"
+	assert_line "check reports: 3, 0 nodes with failing checks"
+	assert_line "2 other nodes: every check passed"
+	assert_line "1 node: nothing checked (every check skipped): node009"
+	run --separate-stderr rd -j report merge "$d"
+	assert_failure 1
+	jq -e '.checks.nodes_checked == 3 and .checks.nodes_passed == 2 and .checks.nodes_nothing_checked == 1
+		and .checks.nothing_checked == [{"node": "node009"}] and .summary.nodes_failing_checks == 0' <<<"$output"
+	# one check judged there (and passed): the node passed
+	rd -j --replay "$FIXTURES/lab-rxe" link check --only pci.link,cpu.governor,port.state >"$d/node009.json"
+	run --separate-stderr rd report merge "$d"
+	assert_success
+	assert_line "3 other nodes: every check passed"
+	refute_line --partial "nothing checked"
+}
