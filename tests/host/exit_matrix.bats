@@ -13,7 +13,7 @@ bats_require_minimum_version 1.5.0
 # test refuses replays (its own row below).
 NO_DEVICE_READ='counter map|report merge|system snapshot|path test'
 # Refused under --replay/--snapshot: they send traffic or read the live host.
-NOT_REPLAYED='path test|system snapshot'
+NOT_REPLAYED='path test|path serve|system snapshot'
 # dev monitor waits for a device to be added: no device is no error for it.
 WAITS_FOR_DEVICE='dev monitor'
 
