@@ -392,6 +392,13 @@ static int set_opt_value(const struct cmd_opt *opt, struct opt_value *v, const c
 			return -1;
 		}
 		break;
+	case OPT_SECONDS:
+		if (parse_decimal(value, INTERVAL_MIN_S, (double)opt->max, &v->dbl)) {
+			usage_error("%s: '%s' is not a number of seconds in %g..%llu", opt->name, value, INTERVAL_MIN_S,
+				    opt->max);
+			return -1;
+		}
+		break;
 	case OPT_CHOICE:
 		if (!in_choices(opt->choices, value)) {
 			unknown_choice(opt, value);

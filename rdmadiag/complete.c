@@ -712,7 +712,7 @@ static void json_str_list(const char *const *list)
 
 static const char *const opt_kind_names[] = {
 	[OPT_FLAG] = "flag", [OPT_UINT] = "uint", [OPT_STR] = "str", [OPT_CHOICE] = "choice", [OPT_LIST] = "list",
-	[OPT_DECIMAL] = "decimal",
+	[OPT_DECIMAL] = "decimal", [OPT_SECONDS] = "seconds",
 };
 static const char *const complete_kind_names[] = {
 	[COMPLETE_NONE] = "none", [COMPLETE_DEV] = "dev", [COMPLETE_DEV_PORT] = "dev_port",

@@ -487,7 +487,8 @@ static int read_interval_opt(struct cmd_ctx *ctx, double dflt, double *out)
 	const struct opt_value *v = ctx_opt(ctx, "--interval");
 
 	*out = dflt;
-	if (v->set && parse_seconds("--interval", v->str, 0.01, 3600, out))
+	/* the dispatcher checked it (OPT_SECONDS); system check hands its own on as text */
+	if (v->set && parse_seconds("--interval", v->str, INTERVAL_MIN_S, 3600, out))
 		return EXIT_USAGE;
 	return 0;
 }
@@ -750,8 +751,8 @@ static const struct cmd_opt show_opts[] = {
 };
 
 static const struct cmd_opt watch_opts[] = {
-	{ "--interval", OPT_STR, "S", "seconds between samples (default 1; at least the counters' cache lifespan)",
-	  NULL, 0, 0, COMPLETE_NONE },
+	{ "--interval", OPT_SECONDS, "S", "seconds between samples (default 1; at least the counters' cache lifespan)",
+	  NULL, 0, 3600, COMPLETE_NONE },
 	{ "--count", OPT_UINT, "N", "stop after N intervals (default: until interrupted)", NULL, 1, 1000000000,
 	  COMPLETE_NONE },
 	{ "--all", OPT_FLAG, NULL, "also rows that did not change", NULL, 0, 0, COMPLETE_NONE },
@@ -765,7 +766,7 @@ static const char *const check_ids[] = {
 
 static const struct cmd_opt check_opts[] = {
 	{ "--skip", OPT_LIST, "ID,...", "leave these checks out", check_ids, 0, 0, COMPLETE_CHECK_ID },
-	{ "--interval", OPT_STR, "S", "seconds between the two samples (default 2)", NULL, 0, 0, COMPLETE_NONE },
+	{ "--interval", OPT_SECONDS, "S", "seconds between the two samples (default 2)", NULL, 0, 3600, COMPLETE_NONE },
 	{ "--strict", OPT_FLAG, NULL, "warnings also give exit code 1", NULL, 0, 0, COMPLETE_NONE },
 	OUT_FORMAT_OPT,
 	{ 0 },

@@ -125,7 +125,7 @@ static int dev_monitor(struct cmd_ctx *ctx)
 }
 
 static const struct cmd_opt dev_monitor_opts[] = {
-	{ "--interval", OPT_DECIMAL, "S", "seconds between reads of the device list, also when the kernel sends "
+	{ "--interval", OPT_SECONDS, "S", "seconds between reads of the device list, also when the kernel sends "
 	  "events (default 1)", NULL, 0, 3600, 0 },
 	{ "--count", OPT_UINT, "N", "stop after N rounds", NULL, 1, 1000000, 0 },
 	{ NULL },

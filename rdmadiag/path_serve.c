@@ -21,6 +21,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "../netlink/source.h"
 #include "../verbs/pathproto.h"
 #include "../verbs/pathsrv.h"
 #include "common.h"
@@ -274,6 +275,13 @@ int path_serve(struct cmd_ctx *ctx)
 		sv.gid_index = (int)v->num;
 	if (sv.bind && !bind_addr_ok(sv.bind))
 		return EXIT_USAGE;
+	/* it answers with this host's live devices, as path test sends with them:
+	 * a recording cannot stand in, and serving one would serve the host's */
+	if (source_replaying()) {
+		usage_error("path serve answers with this host's live RDMA devices and cannot run from a replay or "
+			    "snapshot; run it on the host");
+		return EXIT_USAGE;
+	}
 	if (!path_host_has_rdma_device())
 		return report_no_devices();
 	rc = serve_listen(&sv);

@@ -603,7 +603,7 @@ static int qp_watch(struct cmd_ctx *ctx)
 }
 
 static const struct cmd_opt qp_watch_opts[] = {
-	{ "--interval", OPT_DECIMAL, "S", "seconds between polls (default 1; fractions allowed)", NULL, 0, 3600, 0 },
+	{ "--interval", OPT_SECONDS, "S", "seconds between polls (default 1; fractions allowed)", NULL, 0, 3600, 0 },
 	{ "--count", OPT_UINT, "N", "stop after N polls", NULL, 1, 1000000, 0 },
 	{ "--stuck", OPT_DECIMAL, "S", "flag a QP in INIT or RTR longer than S seconds (default 5)", NULL, 0,
 	  86400, 0 },

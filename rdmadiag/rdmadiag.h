@@ -47,7 +47,12 @@ enum opt_kind {
 	OPT_CHOICE,	/* one of choices[] */
 	OPT_LIST,	/* comma separated list; choices[] if given */
 	OPT_DECIMAL,	/* non-negative decimal number ("0.5") in [min, max], in opt_value.dbl */
+	OPT_SECONDS,	/* an --interval: seconds in [INTERVAL_MIN_S, max], fractions allowed, in dbl */
 };
+
+/* The shortest --interval of every command: one wait of 10 ms, never a
+ * busy loop of netlink dumps (0 read a full QP dump back to back). */
+#define INTERVAL_MIN_S 0.01
 
 /* What the positional arguments or an option value name, for completion. */
 enum complete_kind {

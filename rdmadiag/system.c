@@ -778,7 +778,7 @@ static int parse_args(const struct cmd_ctx *ctx, struct system_args *a)
 		}
 	a->interval = ctx_opt_dbl(ctx, "--interval", 1.0);
 	a->interval_str = ctx_opt_str(ctx, "--interval", "1");
-	if (a->interval < 0.01) {
+	if (a->interval < INTERVAL_MIN_S) {	/* the dispatcher's bound (OPT_SECONDS): never met */
 		usage_error("--interval: '%s' is too short (at least 0.01 s)", a->interval_str);
 		return -1;
 	}
@@ -928,7 +928,7 @@ static const struct cmd_opt check_opts[] = {
 	  system_ids, 0, 0, COMPLETE_CHECK_ID },
 	{ "--skip", OPT_LIST, "ID,...", "leave these checks of the device, resource and counter layers out",
 	  system_ids, 0, 0, COMPLETE_CHECK_ID },
-	{ "--interval", OPT_DECIMAL, "S", "seconds between the two QP and counter samples (default 1)", NULL, 0, 60,
+	{ "--interval", OPT_SECONDS, "S", "seconds between the two QP and counter samples (default 1)", NULL, 0, 60,
 	  COMPLETE_NONE },
 	/* handed to path test as they are: same names, kinds and bounds */
 	{ "--port", OPT_UINT, "N", "TCP port of the peers' path serve (default 4792)", NULL, 1, 65535, COMPLETE_NONE },

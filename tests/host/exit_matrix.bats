@@ -13,7 +13,7 @@ bats_require_minimum_version 1.5.0
 # test refuses replays (its own row below).
 NO_DEVICE_READ='counter map|report merge|system snapshot|path test'
 # Refused under --replay/--snapshot: they send traffic or read the live host.
-NOT_REPLAYED='path test|system snapshot'
+NOT_REPLAYED='path test|path serve|system snapshot'
 # dev monitor waits for a device to be added: no device is no error for it.
 WAITS_FOR_DEVICE='dev monitor'
 
@@ -65,6 +65,7 @@ run_case() {
 	while [ "$1" != -- ]; do g+=("$1"); shift; done
 	shift
 	out=$(timeout 30 "$RDMADIAG" "${g[@]}" "$@" 2>"$BATS_TEST_TMPDIR/err") && rc=0 || rc=$?
+	LAST_OUT=$out	# for the caller's own checks
 	err=$(cat "$BATS_TEST_TMPDIR/err")
 	local blocks
 	blocks=$(grep -c '^rdmadiag: ' <<<"$err" || true)
@@ -182,7 +183,7 @@ bad_value() {
 	[ -n "$opt" ] || return 0
 	run_case 2 -- "$1" "$2" "$opt" abc
 	run_case 2 -j -- "$1" "$2" "$opt" abc
-	[ -z "$out" ] || FAILS+=("-j $1 $2 $opt abc: a refused command line printed on stdout: $out")
+	[ -z "$LAST_OUT" ] || FAILS+=("-j $1 $2 $opt abc: a refused command line printed on stdout: $LAST_OUT")
 }
 
 @test "a bad option value: exit 2, one line, nothing on stdout with -j" {
@@ -209,7 +210,7 @@ help_and_unknown_under_snapshot() {
 	run_case 0 --snapshot "$snap" -- "$1" "$2" help
 	run_case 2 --snapshot "$snap" -- "$1" "$2" --no-such-option
 	run_case 2 -j --snapshot "$snap" -- "$1" "$2" --no-such-option
-	[ -z "$out" ] || FAILS+=("-j --snapshot $1 $2 --no-such-option: printed on stdout: $out")
+	[ -z "$LAST_OUT" ] || FAILS+=("-j --snapshot $1 $2 --no-such-option: printed on stdout: $LAST_OUT")
 	run_case 2 --snapshot "$snap" -- "$1" no-such-action
 }
 
@@ -220,4 +221,21 @@ help_and_unknown_under_snapshot() {
 	TMPDIR=$T each_command help_and_unknown_under_snapshot
 	report
 	[ -z "$(ls -A "$T")" ]
+}
+
+interval_zero() {
+	"$RDMADIAG" __tables | jq -e --arg o "$1" --arg a "$2" '.objects[] | select(.name == $o) | .actions[]
+		| select(.name == $a) | .options[] | select(.name == "--interval")' >/dev/null || return 0
+	run_case 2 -- "$1" "$2" --interval 0
+	local err
+	err=$(cat "$BATS_TEST_TMPDIR/err")
+	[[ $err == "rdmadiag: --interval: '0' is not a number of seconds in 0.01.."* ]] ||
+		FAILS+=("$1 $2 --interval 0: another wording: $err")
+	run_case 2 -j -- "$1" "$2" --interval abc
+	[ -z "$LAST_OUT" ] || FAILS+=("-j $1 $2 --interval abc: printed on stdout: $LAST_OUT")
+}
+
+@test "every --interval: at least 0.01 s, one wording, nothing on stdout with -j" {
+	each_command interval_zero
+	report
 }

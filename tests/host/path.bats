@@ -118,6 +118,14 @@ free_port() {
 	assert_output --partial "no RDMA devices on this host"
 }
 
+@test "path serve under --replay or RDMADIAG_REPLAY is refused as path test is (exit 2, one line)" {
+	run -2 --separate-stderr rd --replay "$FIXTURES/lab-rxe" path serve --port "$(free_port)" --once
+	assert_equal "$output" ""
+	assert_equal "$stderr" "rdmadiag: path serve answers with this host's live RDMA devices and cannot run from a replay or snapshot; run it on the host"
+	RDMADIAG_REPLAY=$FIXTURES/lab-rxe run -2 rd path serve --port "$(free_port)" --once
+	assert_output --partial "cannot run from a replay or snapshot"
+}
+
 @test "path serve rejects arguments and bad bounds" {
 	run rd path serve extra
 	assert_failure 2

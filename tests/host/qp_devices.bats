@@ -10,7 +10,7 @@ bats_require_minimum_version 1.5.0
 watch_json() {
 	local fx=$1
 	shift
-	run rd --replay "$FIXTURES/monitor-$fx" -j qp watch --interval 0 "$@"
+	run rd --replay "$FIXTURES/monitor-$fx" -j qp watch --interval 0.01 "$@"
 }
 
 # events: the device events of $output, "event dev[/port] [old] [netdev] source" per line
@@ -60,7 +60,7 @@ EOF
 	fx=$BATS_TEST_TMPDIR/quiet
 	cp -r "$FIXTURES/monitor-poll" "$fx"
 	cp "$FIXTURES/monitor-events/netlink/cmd6.bin" "$fx/netlink/"
-	run rd --replay "$fx" -d -j qp watch --count 5 --interval 0
+	run rd --replay "$fx" -d -j qp watch --count 5 --interval 0.01
 	assert_success
 	[ "$(head -n 1 <<<"$output" | jq -r .mode)" = events ]
 	quiet=$(events)
@@ -83,10 +83,10 @@ EOF
 	[ "$(jq -r 'select(.event == "created") | .lqpn' <<<"$output" | tr '\n' ' ')" = "40 41 " ]
 	qp_events=$(events)
 	# dev monitor: the same; a watch of rxe0 alone: none of it
-	run rd --replay "$FIXTURES/monitor-gaps" -j dev monitor --count 5 --interval 0
+	run rd --replay "$FIXTURES/monitor-gaps" -j dev monitor --count 5 --interval 0.01
 	assert_success
 	diff <(events) <(echo "$qp_events")
-	run rd --replay "$FIXTURES/monitor-gaps" -j dev monitor rxe0 --count 5 --interval 0
+	run rd --replay "$FIXTURES/monitor-gaps" -j dev monitor rxe0 --count 5 --interval 0.01
 	assert_success
 	[ -z "$output" ]
 }
@@ -106,17 +106,17 @@ EOF
 }
 
 @test "-d says which mode the watch uses and why" {
-	run rd --replay "$FIXTURES/monitor-poll" -d qp watch --count 1 --interval 0
+	run rd --replay "$FIXTURES/monitor-poll" -d qp watch --count 1 --interval 0.01
 	assert_success
 	assert_line "device_watch: time 0.000 mode poll reason this kernel sends no RDMA monitor events (Linux 6.12 and later do)"
-	run rd --replay "$FIXTURES/monitor-poll" qp watch --count 1 --interval 0
+	run rd --replay "$FIXTURES/monitor-poll" qp watch --count 1 --interval 0.01
 	refute_line --partial device_watch
-	run rd --replay "$FIXTURES/monitor-events" -d -j qp watch --count 1 --interval 0
+	run rd --replay "$FIXTURES/monitor-events" -d -j qp watch --count 1 --interval 0.01
 	[ "$(head -n 1 <<<"$output" | jq -r '"\(.event) \(.mode)"')" = "device_watch events" ]
 }
 
 @test "text output names the events with their device, port and netdev" {
-	run rd --replay "$FIXTURES/monitor-events" qp watch --count 2 --interval 0
+	run rd --replay "$FIXTURES/monitor-events" qp watch --count 2 --interval 0.01
 	assert_success
 	assert_line --regexp '^dev_added: time [0-9.]+ dev rxe1$'
 	assert_line --regexp '^netdev_attached: time [0-9.]+ dev rxe1 port 1 netdev rxenet1$'
@@ -143,16 +143,16 @@ EOF
 }
 
 @test "a recording without monitor attributes (made before) polls and replays as before" {
-	run rd --replay "$FIXTURES/lab-rxe" -d qp watch --count 1 --interval 0
+	run rd --replay "$FIXTURES/lab-rxe" -d qp watch --count 1 --interval 0.01
 	assert_line --partial "mode poll reason the recording has no RDMA system attributes"
 }
 
 @test "dev monitor prints the same device events alone, in both modes" {
-	run rd --replay "$FIXTURES/monitor-events" -j dev monitor --count 4 --interval 0
+	run rd --replay "$FIXTURES/monitor-events" -j dev monitor --count 4 --interval 0.01
 	assert_success
 	diff <(events) <(fixture_events)
 	[ "$(jq -r .event <<<"$output" | grep -vc '^dev_\|^netdev_')" -eq 0 ]
-	run rd --replay "$FIXTURES/monitor-poll" -d dev monitor --count 5 --interval 0
+	run rd --replay "$FIXTURES/monitor-poll" -d dev monitor --count 5 --interval 0.01
 	assert_success
 	assert_line --index 0 --partial "device_watch: time 0.000 mode poll"
 	assert_line --index 1 --regexp '^dev_added: time [0-9.]+ dev rxe1 index 2 source poll$'
@@ -173,7 +173,7 @@ EOF
 	run rd --replay "$FIXTURES/monitor-poll" qp watch rxe7 --count 1
 	assert_failure 3
 	assert_output --partial "no RDMA device named 'rxe7'"
-	run rd --replay "$FIXTURES/monitor-poll" -j dev monitor rxe0 --count 5 --interval 0
+	run rd --replay "$FIXTURES/monitor-poll" -j dev monitor rxe0 --count 5 --interval 0.01
 	assert_success
 	[ -z "$output" ]
 	run rd dev monitor rxe0 rxe1
@@ -186,7 +186,7 @@ EOF
 
 # The monitor events a real 6.12 kernel sent (tests/fixtures/lab612-monitor, recorded in the lab).
 @test "a real 6.12 recording: link add, rename, delete; the rename the kernel did not announce comes from the compare" {
-	run rd --replay "$FIXTURES/lab612-monitor" -d -j dev monitor --count 24 --interval 0
+	run rd --replay "$FIXTURES/lab612-monitor" -d -j dev monitor --count 24 --interval 0.01
 	assert_success
 	[ "$(head -n 1 <<<"$output" | jq -r '"\(.event) \(.mode)"')" = "device_watch events" ]
 	run jq -r 'select(.event != "device_watch") |

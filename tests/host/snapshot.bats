@@ -294,8 +294,8 @@ EOF
 }
 
 @test "system snapshot: bad options and an unwritable output are refused clearly" {
-	run -2 rd system snapshot --interval 0.01 -o "$BATS_TEST_TMPDIR/x.tar"
-	assert_output --partial "too short"
+	run -2 rd system snapshot --interval 0.001 -o "$BATS_TEST_TMPDIR/x.tar"
+	assert_output "rdmadiag: --interval: '0.001' is not a number of seconds in 0.01..60"
 	run -2 rd system snapshot -o /nonexistent/dir/x.tar --interval 0.1
 	assert_output --partial "cannot write the snapshot to '/nonexistent/dir/x.tar'"
 	assert_output --partial "cause: its directory does not exist"

@@ -66,7 +66,7 @@ expected_mode() {
 	live=$(jq -r 'select(.event | test("^dev_")) | "\(.event) \(.dev) \(.source)"' "$BATS_TEST_TMPDIR/live")
 	echo "live: $live"
 	[ "$(wc -l <<<"$live")" -eq 2 ]
-	run "$RD" --replay "$rec" -j qp watch --interval 0 --count 12
+	run "$RD" --replay "$rec" -j qp watch --interval 0.01 --count 12
 	assert_success
 	replayed=$(jq -r 'select(.event | test("^dev_")) | "\(.event) \(.dev) \(.source)"' <<<"$output")
 	[ "$replayed" = "$live" ]
