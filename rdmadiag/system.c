@@ -385,8 +385,8 @@ static int run_topology_layer(struct system_run *s)
 	sub_opt(&c, "--skip", skip);
 	sub_begin(s, "topology_check", l);
 	run_engine(s, l, &c);
-	sub_end();
-	note_unchecked(l, V_WARN);
+	sub_end(s->prom);
+	note_unchecked(s, l, V_WARN);
 	return l->rc;
 }
 
