@@ -61,6 +61,7 @@ struct pair_panel {
 	uint32_t *nodes;	/* the nodes in the matrix (some pair), in rank order */
 	uint32_t *pos_of;	/* node index -> row and column; RF_NONE not there */
 	struct pair_cell *cells;	/* pairs by row, then column */
+	unsigned char *row_class;	/* while drawing: enum svg_class of each cell of a row */
 	size_t n, ncells;
 	double median;		/* of bandwidth (Gb/s), else latency (us); NAN none */
 	bool by_latency;
