@@ -21,6 +21,7 @@
 #include "objects.h"
 #include "output.h"
 #include "report_fleet.h"
+#include "report_svg.h"
 
 #define TEXT_TOP 10		/* nodes and pairs listed in text */
 #define WIDE_MATRIX_MAX 8	/* nodes: cells with verdict and Gb/s */
@@ -76,14 +77,6 @@ static int cmp_check(const void *a, const void *b)
 		return g_rank_of[x->node] < g_rank_of[y->node] ? -1 : 1;
 	return strcmp(g_model->ids[x->id].id, g_model->ids[y->id].id);
 }
-
-struct merged {
-	struct fleet_model m;
-	uint32_t *order;	/* node indexes, most failures first */
-	uint32_t *rank_of;	/* node index -> position in order */
-	unsigned pairs_fail, pairs_warn, nodes_check_fail;
-	unsigned nodes_check_cells;	/* nodes with a failing or warning check */
-};
 
 /* A node whose check reports hold checks that all skipped: nothing was
  * checked there, which is no pass (as a report without checks is none). */
@@ -511,11 +504,53 @@ static void text_report(const struct merged *mg)
 
 /* ------------------------------------------------------------- command */
 
+/* report merge's --format: the picture forms come in place of text, -j stays. */
+enum merge_format { MF_TEXT, MF_JSON, MF_SVG, MF_HTML };
+static const char *const merge_format_choices[] = { "text", "json", "svg", "html", NULL };
+
+/* Like out_format_get() (prom.h), over report merge's own choices. */
+static int merge_format_get(const struct cmd_ctx *ctx, enum merge_format *fmt)
+{
+	const struct opt_value *v = ctx_opt(ctx, "--format");
+
+	*fmt = g_opts.json ? MF_JSON : MF_TEXT;
+	if (!v || !v->set)
+		return 0;
+	for (int i = 0; merge_format_choices[i]; i++)
+		if (!strcmp(v->str, merge_format_choices[i]))
+			*fmt = (enum merge_format)i;
+	if (g_opts.json && *fmt != MF_JSON) {
+		usage_error("-j/--json and --format %s contradict each other; give one of them", v->str);
+		return EXIT_USAGE;
+	}
+	if (*fmt == MF_JSON && !g_opts.json) {
+		g_opts.json = true;	/* the dispatcher began a text document, which printed nothing */
+		out_begin();
+	}
+	return 0;
+}
+
+static int print_merged(const struct merged *mg, enum merge_format fmt)
+{
+	if (fmt == MF_SVG)
+		return svg_fleet(stdout, mg);
+	if (fmt == MF_HTML)
+		return html_fleet(stdout, mg);
+	if (fmt == MF_JSON)
+		json_report(mg);
+	else
+		text_report(mg);
+	return 0;
+}
+
 static int report_merge(struct cmd_ctx *ctx)
 {
 	struct merged mg = { 0 };
-	int rc = EXIT_OK;
+	enum merge_format fmt;
+	int rc = merge_format_get(ctx, &fmt);
 
+	if (rc)
+		return rc;
 	if (ctx->argc < 1) {
 		usage_error("report merge needs the report files, or a directory holding them");
 		return EXIT_USAGE;
@@ -524,25 +559,23 @@ static int report_merge(struct cmd_ctx *ctx)
 		if (fleet_add_path(&mg.m, ctx->argv[i]))
 			rc = EXIT_RUNTIME;
 	fleet_resolve(&mg.m);
-	if (rc == EXIT_OK && rank_nodes(&mg))
+	if (rc == EXIT_OK && (rank_nodes(&mg) || print_merged(&mg, fmt)))
 		rc = EXIT_RUNTIME;
-	if (rc == EXIT_RUNTIME) {
+	if (rc == EXIT_RUNTIME)
 		report_error("out of memory while merging the reports", NULL, "merge fewer reports at once");
-	} else {
-		if (out_is_json())
-			json_report(&mg);
-		else
-			text_report(&mg);
-		if (mg.pairs_fail || mg.nodes_check_fail || mg.m.nskipped || mg.m.nodes_unchecked)
-			rc = EXIT_PROBLEM;
-	}
+	else if (mg.pairs_fail || mg.nodes_check_fail || mg.m.nskipped || mg.m.nodes_unchecked)
+		rc = EXIT_PROBLEM;
 	free(mg.order);
 	free(mg.rank_of);
 	fleet_free(&mg.m);
 	return rc;
 }
 
-static const struct cmd_opt merge_opts[] = { { 0 } };
+static const struct cmd_opt merge_opts[] = {
+	{ "--format", OPT_CHOICE, "FMT", "output format; svg and html draw the fleet as a heatmap",
+	  merge_format_choices, 0, 0, COMPLETE_NONE },
+	{ 0 },
+};
 
 static const struct action report_actions[] = {
 	{ "merge", "FILE...|DIR", "merge the -j reports of many nodes: failing checks by node, the N x N path matrix",

@@ -106,6 +106,17 @@ struct fleet_model {
 	unsigned read_docs;	/* documents parsed into read_doc */
 };
 
+/* The model ranked for printing (report.c): nodes by failures, pairs worst
+ * first (rf_pair order), check cells by node rank; text, -j and the picture
+ * (report_svg.h) read it. */
+struct merged {
+	struct fleet_model m;
+	uint32_t *order;	/* node indexes, most failures first */
+	uint32_t *rank_of;	/* node index -> position in order */
+	unsigned pairs_fail, pairs_warn, nodes_check_fail;
+	unsigned nodes_check_cells;	/* nodes with a failing or warning check */
+};
+
 /* Adds one file (or every regular, non-hidden file of a directory, sorted).
  * What cannot be used is recorded in skipped, never fatal; -ENOMEM aside. */
 int fleet_add_path(struct fleet_model *m, const char *path);
