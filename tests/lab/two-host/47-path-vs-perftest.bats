@@ -4,7 +4,9 @@
 # ibv_ud_pingpong; -x 1: the RoCE v2 GID on rxe). Where perftest completes,
 # rdmadiag's stage must not FAIL; where an injected fault makes perftest fail,
 # rdmadiag must not PASS. (Netem loss, which perftest survives, is in
-# 50-path-faults.bats; a GID index that does not exist in 40-path.bats.)
+# 50-path-faults.bats; a GID index that does not exist in 40-path.bats. An
+# MTU mismatch, 9000 here and 1500 there, is no differential case in this lab:
+# ib_write_bw completes across it, virtio-net taking the larger frames.)
 
 load path-helpers
 
@@ -74,21 +76,4 @@ twin() {
 	assert_failure 1
 	assert_line --regexp "^FAIL  path\.rc_connect "
 	refute_line --regexp "^PASS  path\.(rc_latency|write_bw)"
-}
-
-@test "MTU 9000 here, 1500 on the peer: where ib_write_bw completes nothing, path test does not pass clean" {
-	ip link set dev "$LAB_NIC" mtu 9000
-	UNDO_LOCAL="ip link set dev $LAB_NIC mtu 1500"
-	wait_until -t 20 grep -qx '4: ACTIVE' "/sys/class/infiniband/$LAB_RXE/ports/1/state"
-	run twin ib_write_bw -x 1 -D 2
-	echo "$output"
-	if [ "$status" -eq 0 ]; then
-		skip "ib_write_bw completed across the MTU mismatch: nothing to compare"
-	fi
-	start_serve
-	run "$RD" path test peer "$LAB_PEER_IP" --tests lat,write
-	echo "$output"
-	# the run uses the smaller MTU and works, but names the mismatch
-	assert_line --regexp "^WARN  path\.config .*MTU 4096 .*MTU 1024"
-	assert_output --regexp "[0-9]+ pass, [1-9][0-9]* warn"
 }
