@@ -46,6 +46,7 @@ assert_slow_path_report() {
 	run script -qec "NO_COLOR=1 $RD path test peer $LAB_PEER_IP" /dev/null
 	raw=$output
 	output=$(sed 's/.*\x1b\[K//; s/\r$//' <<<"$raw")
+	mapfile -t lines <<<"$output"	# what assert_line reads
 	echo "$output"
 	echo "took $((SECONDS - start)) s"
 	assert_slow_path_report
