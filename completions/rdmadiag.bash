@@ -41,12 +41,13 @@ _rdmadiag()
 			mapfile -t COMPREPLY < <(compgen -A hostname -- "$cur")
 		fi
 		COMPREPLY=("${cands[@]}" "${COMPREPLY[@]}")
-		return
+	else
+		COMPREPLY=("${cands[@]}")
 	fi
-	COMPREPLY=("${cands[@]}")
 
 	# Readline replaces only the text after the last word-break character
-	# (= and : by default), so drop what comes before it from each candidate.
+	# (= and : by default), so drop what comes before it from each candidate:
+	# DEV:..., --opt=value, and IPv6 peers (fd00:77::2) alike.
 	if [[ $cur == *[=:]* ]]; then
 		local breaks=${COMP_WORDBREAKS//[^=:]/}
 		if [[ -n $breaks ]]; then

@@ -317,6 +317,18 @@ teardown() {
 	[ "$(cat "$RDMADIAG_STATE_DIR/peers")" = 127.0.0.1 ]
 }
 
+@test "bash: a recent IPv6 peer completes past the colons readline breaks words at" {
+	export RDMADIAG_STATE_DIR=$BATS_TEST_TMPDIR/state
+	mkdir -p "$RDMADIAG_STATE_DIR"
+	printf 'fd00:77::2\n10.0.0.7\n' >"$RDMADIAG_STATE_DIR/peers"
+	# readline replaces the text after the last ':' only: the candidate is what follows it
+	run bash_complete 'rdmadiag path test peer fd00:77:'
+	assert_line ':2'
+	refute_line 'fd00:77::2'
+	run bash_complete 'rdmadiag path test peer fd'
+	assert_line 'fd00:77::2'
+}
+
 @test "a damaged recent-peers file gives no bad candidates and no error" {
 	export RDMADIAG_STATE_DIR=$BATS_TEST_TMPDIR/state
 	mkdir -p "$RDMADIAG_STATE_DIR"

@@ -142,14 +142,14 @@ perftest_pair() { # NAME ARGS...: server in B, client here; figures in $output
 	if [ "$status" = 0 ]; then
 		figure "ib_write_bw -D 3 (GID $x): $(awk '$1 ~ /^[0-9]+$/ && NF >= 5 { print $4 " MB/s avg, " $2 " iterations" }' <<<"$output" | tail -n 1)"
 	else
-		failed="ib_write_bw exit $status: $(grep -m 1 -iE 'fail|error|couldn' <<<"$output")"
+		failed="ib_write_bw exit $status: $(grep -m 1 -iE 'fail|error|couldn' <<<"$output" || echo "${output##*$'\n'}")"
 		figure "$failed"
 	fi
 	perftest_pair ib_send_lat -n 1000
 	if [ "$status" = 0 ]; then
 		figure "ib_send_lat -n 1000 (GID $x): $(awk '$1 ~ /^[0-9]+$/ && NF >= 7 { print "typical " $5 " us (t_min " $3 ", t_max " $4 ")" }' <<<"$output" | tail -n 1)"
 	else
-		failed="$failed${failed:+; }ib_send_lat exit $status: $(grep -m 1 -iE 'fail|error|couldn' <<<"$output")"
+		failed="$failed${failed:+; }ib_send_lat exit $status: $(grep -m 1 -iE 'fail|error|couldn' <<<"$output" || echo "${output##*$'\n'}")"
 		figure "ib_send_lat exit $status"
 	fi
 	[ -z "$failed" ] || skip "perftest did not complete on this pair, no reference figures: $failed"
