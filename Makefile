@@ -11,6 +11,7 @@ SBINDIR ?= $(PREFIX)/sbin
 MANDIR ?= $(PREFIX)/share/man
 BASHCOMPDIR ?= $(PREFIX)/share/bash-completion/completions
 ZSHCOMPDIR ?= $(PREFIX)/share/zsh/vendor-completions
+JSONDIR ?= $(PREFIX)/share/doc/rdmadiag/json
 
 CC ?= gcc
 PKGS := libmnl libibverbs librdmacm libkmod
@@ -117,9 +118,12 @@ install: $(BIN)
 	install -m 0644 Documentation/*.8 $(DESTDIR)$(MANDIR)/man8/
 	install -D -m 0644 completions/rdmadiag.bash $(DESTDIR)$(BASHCOMPDIR)/rdmadiag
 	install -D -m 0644 completions/_rdmadiag $(DESTDIR)$(ZSHCOMPDIR)/_rdmadiag
+	install -d $(DESTDIR)$(JSONDIR)
+	install -m 0644 Documentation/json/*.schema.json $(DESTDIR)$(JSONDIR)/
 
 uninstall:
 	rm -f $(DESTDIR)$(SBINDIR)/rdmadiag $(DESTDIR)$(BASHCOMPDIR)/rdmadiag $(DESTDIR)$(ZSHCOMPDIR)/_rdmadiag
+	rm -rf $(DESTDIR)$(JSONDIR)
 	for f in Documentation/*.8; do rm -f $(DESTDIR)$(MANDIR)/man8/$$(basename $$f); done
 
 deb:

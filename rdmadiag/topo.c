@@ -115,7 +115,7 @@ static void json_topo(const struct pci_topo *t, const struct pt_pairing *p)
 	out_list_end();
 	out_list_begin("rdma_devices");
 	for (int n = 0; n < t->nrdma; n++)
-		json_fn(&t->rdma[n], t->rdma[n].addr[0] ? "pci" : "software");
+		json_fn(&t->rdma[n], t->rdma[n].addr[0] ? "pci" : "no_pci");
 	out_list_end();
 	out_list_begin("affinity");
 	for (int g = 0; g < t->ngpu; g++)

@@ -5,7 +5,7 @@
 set -eu
 
 BUILD_PKGS="gcc make pkg-config libmnl-dev libibverbs-dev librdmacm-dev libkmod-dev linux-libc-dev"
-TEST_PKGS="strace time bats bats-assert bats-support jq python3-prometheus-client groff-base man-db shellcheck bash-completion zsh dpkg-dev debhelper clang libclang-rt-14-dev valgrind systemd prometheus prometheus-node-exporter curl munge slurmctld slurmd slurm-client librsvg2-bin"
+TEST_PKGS="strace time bats bats-assert bats-support jq python3-prometheus-client groff-base man-db shellcheck bash-completion zsh dpkg-dev debhelper clang libclang-rt-14-dev valgrind systemd prometheus prometheus-node-exporter curl munge slurmctld slurmd slurm-client librsvg2-bin python3-jsonschema"
 LAB_PKGS="qemu-system-x86 busybox-static cpio kmod iproute2 rdma-core ibverbs-utils ibverbs-providers rdmacm-utils perftest iptables ethtool pciutils procps iputils-ping"
 
 what=${1:-all}

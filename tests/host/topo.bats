@@ -126,3 +126,24 @@ no RDMA device"
 	run --separate-stderr rd topo show extra
 	assert_failure 2
 }
+
+@test "topo show -j validates against Documentation/json/topo-show.schema.json on every fixture and the real host's snapshot" {
+	local schema=$BATS_TEST_DIRNAME/../../Documentation/json/topo-show.schema.json n=0 f
+	local validate=$BATS_TEST_DIRNAME/../tools/json-validate.py
+	for f in "$FIXTURES"/*/; do
+		[ -d "$f/netlink" ] || [ -d "$f/fs" ] || continue
+		run rd --replay "${f%/}" -j topo show
+		assert_success
+		run "$validate" "$schema" <<<"$output"
+		[ "$status" -eq 0 ] || fail "$f: $output"
+		n=$((n + 1))
+	done
+	[ "$n" -ge 20 ]
+	run bash -c "'$RDMADIAG' --snapshot '$FIXTURES/snapshot-builtin-h200/snapshot.tar' -j topo show | '$validate' '$schema'"
+	assert_success
+	# the validator is strict: an unknown key and an unknown kind are refused
+	run "$validate" "$schema" <<<'{"schema":1,"gpus":[{"name":"g","kind":"software"}],"rdma_devices":[],"affinity":[],"pairing":[],"x":1}'
+	assert_failure
+	assert_output --partial "'x' was unexpected"
+	assert_output --partial "'software' is not one of"
+}
