@@ -10,7 +10,8 @@ src=$top/rdmadiag-$version
 rm -rf "$top"
 mkdir -p "$src"
 # Tracked and new (not ignored) files only: no objects or binaries of this tree.
-git ls-files -z --cached --others --exclude-standard | xargs -0 cp --parents -t "$src" 2>/dev/null || {
+# -P: fixtures hold symlinks to directories (a sysfs device link), copied as links.
+git ls-files -z --cached --others --exclude-standard | xargs -0 cp -P --parents -t "$src" 2>/dev/null || {
 	echo "build-deb: copying the sources to $src failed" >&2
 	exit 4
 }
