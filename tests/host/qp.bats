@@ -123,7 +123,7 @@ rq() {
 }
 
 @test "qp watch -j writes one JSON object per line" {
-	run rq -j qp watch lqpn 17-40 --count 2 --interval 0
+	run rq -j qp watch lqpn 17-40 --count 2 --interval 0.01
 	assert_failure 1
 	while IFS= read -r l; do
 		[ "$(jq -r '.schema' <<<"$l")" = 1 ] || return 1

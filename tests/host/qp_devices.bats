@@ -231,23 +231,23 @@ PY
 
 @test "qp watch DEV/PORT: a QP that leaves RESET for another port has left, it is not destroyed" {
 	fx=$FIXTURES/monitor-qp-port
-	run --separate-stderr rd --replay "$fx" -j qp watch rxe0/1 --count 4 --interval 0 --stuck 100
+	run --separate-stderr rd --replay "$fx" -j qp watch rxe0/1 --count 4 --interval 0.01 --stuck 100
 	assert_failure 1	# QP 18 enters ERR on port 1
 	ev=$(jq -sc '[.[] | select(.event) | [.event, .lqpn, .state, .port]]' <<<"$output")
 	[ "$ev" = '[["present",17,"reset",null],["present",18,"rts",1],["left",17,"init",2],["state",18,"err",1],["flag",18,"err",1]]' ]
 	# on port 2 the same QP is followed through its states, and its destruction is told there
-	run --separate-stderr rd --replay "$fx" -j qp watch rxe0/2 --count 4 --interval 0 --stuck 100
+	run --separate-stderr rd --replay "$fx" -j qp watch rxe0/2 --count 4 --interval 0.01 --stuck 100
 	assert_success
 	ev=$(jq -sc '[.[] | select(.event) | [.event, .lqpn, .state // .old_state]]' <<<"$output")
 	[ "$ev" = '[["present",17,"reset"],["present",19,"rts"],["state",17,"init"],["state",17,"rts"],["destroyed",19,"rts"],["destroyed",17,"rts"]]' ]
 	# the whole device: every QP destroyed once, none left
-	run --separate-stderr rd --replay "$fx" -j qp watch rxe0 --count 4 --interval 0 --stuck 100
+	run --separate-stderr rd --replay "$fx" -j qp watch rxe0 --count 4 --interval 0.01 --stuck 100
 	[ "$(jq -sc '[.[] | select(.event == "destroyed") | .lqpn]' <<<"$output")" = '[19,17]' ]
 	[ "$(jq -sc '[.[] | select(.event == "left")] | length' <<<"$output")" = 0 ]
 	# a QP that comes back into the view (RESET again) has entered
 	cp -r "$fx" "$BATS_TEST_TMPDIR/back"
 	cp "$fx/netlink/cmd10-dump-a1=1.bin" "$BATS_TEST_TMPDIR/back/netlink/cmd10-dump-a1=1.bin~3"
-	run --separate-stderr rd --replay "$BATS_TEST_TMPDIR/back" -j qp watch rxe0/1 --count 3 --interval 0 --stuck 100
+	run --separate-stderr rd --replay "$BATS_TEST_TMPDIR/back" -j qp watch rxe0/1 --count 3 --interval 0.01 --stuck 100
 	assert_success
 	[ "$(jq -sc '[.[] | select(.lqpn == 17) | [.event, .state]]' <<<"$output")" = '[["present","reset"],["left","init"],["entered","reset"]]' ]
 }
