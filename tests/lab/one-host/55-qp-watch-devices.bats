@@ -37,20 +37,32 @@ expected_mode() {
 	rdma link add "$RXE2" type rxe netdev "$NIC2"
 	wait_for ".event == \"dev_added\" and .dev == \"$RXE2\""
 	idx=$(rdma -j dev show "$RXE2" | jq '.[0].ifindex')
-	[ "$(jq -r "select(.event == \"dev_added\") | \"\(.dev_index) \(.source)\"" "$BATS_TEST_TMPDIR/out")" \
-		= "$idx $([ "$mode" = events ] && echo netlink || echo poll)" ]
-
 	rdma link delete "$RXE2"
 	wait_for ".event == \"dev_removed\" and .dev == \"$RXE2\""
 	kill -INT "$WPID"
 	wait "$WPID"	# exit 0: nothing flagged, SIGINT is a clean end
 	WPID=
-	cat "$BATS_TEST_TMPDIR/out"
+	# everything asserted below is in the output of a failed run
+	cat "$BATS_TEST_TMPDIR/out" "$BATS_TEST_TMPDIR/err"
 	jq -e . "$BATS_TEST_TMPDIR/out" >/dev/null
 	[ ! -s "$BATS_TEST_TMPDIR/err" ]
-	# exactly one of each, in order
+	# exactly one of each, in order, with the kernel's index
 	[ "$(jq -r 'select(.event | test("^dev_")) | .event' "$BATS_TEST_TMPDIR/out" | tr '\n' ' ')" \
 		= "dev_added dev_removed " ]
+	added=$(jq -r "select(.event == \"dev_added\") | \"\(.dev_index) \(.source)\"" "$BATS_TEST_TMPDIR/out")
+	if [ "$mode" = poll ]; then
+		[ "$added" = "$idx poll" ]
+	else
+		# The kernel lists a new device in dumps a moment before it sends
+		# the event; a round whose compare runs in between prints the
+		# addition itself ("poll") and the event is not printed again
+		# (by design, tests/host/qp_devices.bats "dump before the event").
+		# A CI run on a loaded machine hit that window. The netdev
+		# attachment comes from events alone: it proves the events path.
+		[ "$added" = "$idx netlink" ] || [ "$added" = "$idx poll" ]
+		[ "$(jq -r "select(.event == \"netdev_attached\" and .dev == \"$RXE2\") | .source" \
+			"$BATS_TEST_TMPDIR/out")" = netlink ]
+	fi
 }
 
 @test "a watch recorded across link add/delete replays the same device events" {
