@@ -4,9 +4,9 @@
 # ibv_ud_pingpong; -x 1: the RoCE v2 GID on rxe). Where perftest completes,
 # rdmadiag's stage must not FAIL; where an injected fault makes perftest fail,
 # rdmadiag must not PASS. (Netem loss, which perftest survives, is in
-# 50-path-faults.bats; a GID index that does not exist in 40-path.bats. An
-# MTU mismatch, 9000 here and 1500 there, is no differential case in this lab:
-# ib_write_bw completes across it, virtio-net taking the larger frames.)
+# 50-path-faults.bats; a GID index that does not exist in 40-path.bats.)
+# An MTU mismatch and a GID of an address the peer cannot answer are run
+# both ways: whichever way the twin goes, rdmadiag must not contradict it.
 
 load path-helpers
 
@@ -24,11 +24,12 @@ teardown() {
 # twin TOOL ARGS...: runs TOOL's server in B and its client here; succeeds
 # when the client completed: status 0 and, for perftest, more than 0
 # iterations (with -D and every packet dropped, ib_write_bw exits 0 after 0
-# iterations). Its output is in $BATS_TEST_TMPDIR/TOOL.log.
+# iterations). Its output is in $BATS_TEST_TMPDIR/TOOL.log. TWIN_SERVER_ARGS,
+# when set, are the server's instead of ARGS.
 twin() {
 	local tool=$1 st iters
 	shift
-	TWIN_SERVER=$(peer_run_bg "exec $tool -d \$LAB_RXE $*")
+	TWIN_SERVER=$(peer_run_bg "exec $tool -d \$LAB_RXE ${TWIN_SERVER_ARGS:-$*}")
 	peer_until -t 30 "ss -Hltn 'sport = :18515' | grep -q ."
 	timeout 90 "$tool" -d "$LAB_RXE" "$@" "$LAB_PEER_IP" >"$BATS_TEST_TMPDIR/$tool.log" 2>&1 && st=0 || st=$?
 	peer_kill "$TWIN_SERVER" KILL
@@ -76,4 +77,56 @@ twin() {
 	assert_failure 1
 	assert_line --regexp "^FAIL  path\.rc_connect "
 	refute_line --regexp "^PASS  path\.(rc_latency|write_bw)"
+}
+
+# differential TWIN-ARGS -- PATH-TEST-ARGS: the twin and the default path test
+# on the same faulted pair. Where the twin completes no stage may FAIL; where
+# it fails the run must fail and the twin's stage must not PASS.
+differential() {
+	local twin_args=() stage=path.write_bw
+	while [ "$1" != -- ]; do twin_args+=("$1"); shift; done
+	shift
+	if twin "${twin_args[@]}"; then twin_ok=1; else twin_ok=0; fi
+	start_serve
+	run "$RD" path test peer "$LAB_PEER_IP" "$@"
+	echo "$output"
+	if [ "$twin_ok" = 1 ]; then
+		echo "the twin completed: no stage may fail"
+		refute_line --regexp "^FAIL  "
+		[ "$status" -eq 0 ]
+	else
+		echo "the twin failed: the run must fail, and $stage must not pass"
+		[ "$status" -eq 1 ]
+		refute_line --regexp "^PASS  $stage "
+	fi
+}
+
+@test "MTU 9000 here, 1500 on the peer: path test agrees with ib_write_bw on the same pair" {
+	ip link set dev "$LAB_NIC" mtu 9000
+	UNDO_LOCAL="ip link set dev $LAB_NIC mtu 1500"
+	differential ib_write_bw -x 1 -D 2 --
+	# and the mismatch is named whichever way the traffic went
+	assert_output --partial "MTUs differ"
+}
+
+@test "a GID index other than the default (a second address's, the link-local one): path test agrees with ib_write_bw" {
+	# The wrong-GID-index pitfall: several addresses on one port give several
+	# RoCE v2 GIDs, and index 0 is the link-local one. Whichever way perftest
+	# goes with the GID given to its client, rdmadiag must go the same way.
+	ip addr add 10.99.0.1/24 dev "$LAB_NIC"
+	UNDO_LOCAL="ip addr del 10.99.0.1/24 dev $LAB_NIC"
+	idx=
+	for _ in $(seq 50); do
+		idx=$("$RD" -j gid show "$LAB_RXE/1" 2>/dev/null |
+			jq -r '[.gids[] | select(.gid | endswith("ffff:0a63:0001"))][0].index // empty')
+		[ -n "$idx" ] && break
+		sleep 0.1
+	done
+	echo "GID index of 10.99.0.1: $idx"
+	[ -n "$idx" ]
+	for gid in "$idx" 0; do
+		echo "--- GID index $gid here, the default on the peer"
+		TWIN_SERVER_ARGS="-x 1 -D 2" differential ib_write_bw -x "$gid" -D 2 -- --gid-index "$gid"
+		assert_line --regexp "path.resolve .*GID index $gid "
+	done
 }
