@@ -4,11 +4,39 @@
 #include <netinet/in.h>
 #include <signal.h>
 #include <stdio.h>
+#include <limits.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "../netlink/rdma.h"
+#include "../netlink/source.h"
 #include "../netlink/sysfs.h"
 #include "common.h"
+
+static bool gap_reported;
+
+bool replay_gap(void)
+{
+	return source_replaying() && (gap_reported || rd_replay_gap_told());
+}
+
+bool replay_lacks(const char *rel)
+{
+	char path[PATH_MAX];
+	struct stat st;
+
+	return source_replaying() && (source_path(path, sizeof(path), rel) || stat(path, &st));
+}
+
+int report_replay_gap(const char *what)
+{
+	gap_reported = true;
+	report_error(what, "this command, in this form or with these options, was not what was recorded",
+		     g_opts.snapshot ? "replay it in the form the snapshot ran it: see 'Snapshots' in rdmadiag-system(8)"
+				     : "replay the command the recording was made with, or record this one with "
+				       "'rdmadiag --record DIR ...'");
+	return EXIT_USAGE;
+}
 
 static int print_name(const struct rd_dev *d, void *data)
 {

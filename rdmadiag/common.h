@@ -7,6 +7,14 @@
 
 /* Reports a failed device lookup or dump and returns the exit code. */
 int report_dev_error(const char *dev, int err);
+/* --replay/--snapshot: whether a request of this run found no reply in the
+ * recording. Such a run cannot say anything about the host: exit 2
+ * (rdmadiag(8): a command line to change), said by report_replay_gap(). */
+bool replay_gap(void);
+int report_replay_gap(const char *what);
+/* --replay/--snapshot: the recording has no file or directory rel (as
+ * "fs/sys/class/infiniband"): it was made by a command that never read it. */
+bool replay_lacks(const char *rel);
 /* Says that device dev has no port `port` (the selection DEV/PORT names a
  * port the device lacks) and returns the exit code, EXIT_HOST. */
 int report_no_port(const char *dev, unsigned port);

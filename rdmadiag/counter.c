@@ -6,6 +6,7 @@
  *   watch  deltas and rates per interval (JSON lines with -j)
  *   check  two samples turned into verdicts (check.h)
  */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -70,6 +71,10 @@ static void report_port_error(const struct port_ctr *p)
 
 	port_name(p, name, sizeof(name));
 	snprintf(what, sizeof(what), "cannot read the counters of %s: %s", name, strerror(-p->err));
+	if (p->not_recorded) {
+		report_replay_gap(what);
+		return;
+	}
 	report_error(what, "the driver offers neither netlink statistics nor sysfs hw_counters/counters for it",
 		     "check 'rdma statistic show link' and /sys/class/infiniband/DEV/ports/N/; some drivers have no counters");
 }

@@ -15,8 +15,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../netlink/nl.h"
 #include "../netlink/res.h"
 #include "../netlink/stat_qp.h"
+#include "common.h"
 #include "counter_qp.h"
 #include "counter_sample.h"
 #include "output.h"
@@ -704,6 +706,12 @@ int counter_qp_bind(struct cmd_ctx *ctx)
 			return rc;
 	}
 	err = stat_qp_bind(p.dev_index, p.port, lqpn, has_id, &id);
+	if (err == -ENOENT && nl_reply_not_recorded()) {
+		char what[160];
+
+		snprintf(what, sizeof(what), "cannot bind lqpn %u on %s/%u", lqpn, p.dev, p.port);
+		return report_replay_gap(what);
+	}
 	if (err == -ENOENT)
 		return report_no_qp(&p, lqpn);
 	if (err)

@@ -8,6 +8,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "../netlink/nl.h"
 #include "../netlink/source.h"
 #include "common.h"
 #include "counter_sample.h"
@@ -125,6 +126,8 @@ void sample_read(struct sample *s, const struct sample *ports)
 
 		stat_set_free(&p->set);
 		p->err = stat_port_read(p->dev, p->dev_index, p->port, p->netdev, &p->set);
+		/* netlink is read first, and nothing after it in replay */
+		p->not_recorded = p->err && p->set.nl_err == -ENOENT && nl_reply_not_recorded();
 	}
 }
 

@@ -18,6 +18,7 @@ struct port_ctr {
 	char netdev[RD_NAME_LEN];
 	struct stat_set set;
 	int err;		/* reading its counters failed: -errno */
+	bool not_recorded;	/* replay: because the recording has no reply */
 };
 
 struct sample {

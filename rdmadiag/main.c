@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "../netlink/source.h"
+#include "common.h"
 #include "output.h"
 #include "rdmadiag.h"
 #include "snapshot.h"
@@ -210,6 +211,10 @@ int main(int argc, char **argv)
 		return snapshot_signals_end(EXIT_HOST);
 	}
 	rc = cmd_dispatch(argc - first, argv + first);
+	/* a recording that lacks a reply the command needed says nothing about
+	 * the host: the command has said what was missing (rdmadiag(8), exit 2) */
+	if (replay_gap() && (rc == EXIT_HOST || rc == EXIT_RUNTIME))
+		rc = EXIT_USAGE;
 	source_close();
 	snapshot_replay_end();
 	return snapshot_signals_end(rc < 0 || rc > 255 ? EXIT_RUNTIME : rc);

@@ -264,7 +264,7 @@ EOF
 }
 
 @test "lab snapshot: a command it holds, in a form it did not run (counter show qp), names the missing reply" {
-	run -4 --separate-stderr rd --snapshot "$SNAP/snapshot.tar" counter show qp
+	run -2 --separate-stderr rd --snapshot "$SNAP/snapshot.tar" counter show qp
 	assert_equal "$output" ""
 	[[ $stderr == *"the recording has no reply for this request (netlink/"* ]]
 	[[ $stderr == *"cause: this command, in this form or with these options, was not what was recorded"* ]]
