@@ -29,7 +29,7 @@ enum {
 
 static const struct field qp_fields[] = {
 	[F_LQPN] = { "lqpn", NULL, FT_U64, 0, NULL },
-	[F_TYPE] = { "type", NULL, FT_TOKEN, 0, NULL },
+	[F_TYPE] = { "qp_type", NULL, FT_TOKEN, 0, NULL },
 	[F_STATE] = { "state", NULL, FT_TOKEN, FF_GOODBAD, NULL },
 	[F_RQPN] = { "rqpn", NULL, FT_U64, 0, NULL },
 	[F_SQ_PSN] = { "sq_psn", NULL, FT_U64, 0, NULL },

@@ -174,7 +174,7 @@ every_command_survives() {
 @test "hostile out-of-range: enum values no kernel has print as unknown" {
 	every_command_survives out-of-range
 	survive_json out-of-range qp show
-	[ "$(jq -r '.qps[0].type' <<<"$output")" = unknown ]
+	[ "$(jq -r '.qps[0].qp_type' <<<"$output")" = unknown ]
 	[ "$(jq -r '.qps[0].state' <<<"$output")" = unknown ]
 	survive_json out-of-range link show
 	assert_equal "$status" 0
