@@ -704,7 +704,7 @@ static int counter_check(struct cmd_ctx *ctx)
 /* ---- map ---- */
 
 static const struct field map_fields[] = {
-	{ "counter", NULL, FT_STR, FF_HEAD, NULL },
+	{ "hw_counter", NULL, FT_STR, FF_HEAD, NULL },
 	{ "source", NULL, FT_TOKEN, 0, NULL },
 	{ "kind", NULL, FT_TOKEN, 0, NULL },
 	{ "group", NULL, FT_TOKEN, 0, NULL },

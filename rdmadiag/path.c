@@ -150,12 +150,12 @@ static const struct field stage_fields[] = {
 	[SF_EXPECTED] = { "expected", NULL, FT_STR, 0, NULL },
 	[SF_HINT] = { "hint", NULL, FT_STR, 0, NULL },
 	[SF_HOST] = { "host", NULL, FT_TOKEN, 0, NULL },
-	[SF_COUNTER] = { "counter", NULL, FT_STR, 0, NULL },
+	[SF_COUNTER] = { "hw_counter", NULL, FT_STR, 0, NULL },
 	[SF_KIND] = { "kind", NULL, FT_TOKEN, 0, NULL },
 	[SF_DELTA] = { "delta", NULL, FT_U64, 0, NULL },
 };
 
-/* JSON: "counters_moved": [{host, counter, kind, delta}], only when something moved. */
+/* JSON: "counters_moved": [{host, hw_counter, kind, delta}], only when something moved. */
 static void emit_moved(const struct stage *s)
 {
 	if (!s->nmoved)

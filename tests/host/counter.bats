@@ -209,7 +209,7 @@ fx() {
 		grep -qF -- "$(sed 's/-/\\-/g' <<<"$name")" "$man" || { echo "missing: $name"; return 1; }
 		grep -qF -- "$kind" "$man" || { echo "missing kind: $kind"; return 1; }
 		n=$((n + 1))
-	done < <(rd -j counter map | jq -r '.map[] | [.counter, .kind] | @tsv')
+	done < <(rd -j counter map | jq -r '.map[] | [.hw_counter, .kind] | @tsv')
 	[ "$n" -gt 80 ]
 }
 

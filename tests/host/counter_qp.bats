@@ -16,12 +16,12 @@ PROMCHECK=$BATS_TEST_DIRNAME/../tools/promtool-check.sh
 @test "show qp: both counters with mode, QP type, bound QPs and grouped hw counters (text)" {
 	run --separate-stderr rd --replay "$QP" counter show qp
 	assert_success
-	assert_line --index 0 'mlx5_0/1: counter 4 mode auto type RC lqpn 178,179,180'
+	assert_line --index 0 'mlx5_0/1: counter_id 4 mode auto type RC lqpn 178,179,180'
 	# roce_adp_retrans -> retransmissions; out_of_sequence + packet_seq_err + implied_nak_seq_err -> sequence_errors
 	assert_line --index 2 '    retransmission: retransmissions 8 sequence_errors 13 duplicate_requests 3'
 	assert_line --index 3 '    rnr: rnr_retries_exceeded 4 rx_out_of_buffer 1'
 	assert_line --index 4 '    timeout: ack_timeouts 7'
-	assert_line --index 5 'mlx5_0/1: counter 5 mode auto type UD lqpn 200,201'
+	assert_line --index 5 'mlx5_0/1: counter_id 5 mode auto type UD lqpn 200,201'
 	assert_line --index 7 '    retransmission: retransmissions 0 sequence_errors 0 duplicate_requests 0'
 	[ "${#lines[@]}" -eq 10 ]
 	# the driver's own names only with -d
