@@ -38,8 +38,8 @@ static const struct field qp_fields[] = {
 	[F_PDN] = { "pdn", NULL, FT_U64, 0, NULL },
 	[F_EVENT] = { "event", NULL, FT_TOKEN, FF_HEAD, NULL },
 	[F_TIME] = { "elapsed_s", NULL, FT_DOUBLE, 0, NULL },
-	[F_OLD_STATE] = { "old_state", "from", FT_TOKEN, FF_GOODBAD, NULL },
-	[F_SECONDS] = { "seconds_in_old_state", "after", FT_DOUBLE, 0, "s" },
+	[F_OLD_STATE] = { "old_state", NULL, FT_TOKEN, FF_GOODBAD, NULL },
+	[F_SECONDS] = { "seconds_in_old_state", NULL, FT_DOUBLE, 0, "s" },
 	[F_FLAG] = { "flag", NULL, FT_TOKEN, 0, NULL },	/* "broken", "stuck" */
 	[F_REASON] = { "reason", NULL, FT_STR, 0, NULL },
 };

@@ -86,7 +86,7 @@ fx() {
 	assert_output --partial 'roce_adp_retrans 23'
 	assert_output --partial 'other:'
 	assert_output --partial 'rx_icrc_encapsulated 31'
-	assert_output --partial 'lifespan 10 ms'
+	assert_output --partial 'lifespan_ms 10 ms'
 }
 
 @test "--format json is -j; -j with --format prometheus is a usage error" {

@@ -160,9 +160,9 @@ rq() {
 @test "cm show decodes IPv4 and IPv6 addresses, state and port space" {
 	run rq cm show
 	assert_success
-	assert_line 'rxe0: cm-idn 0 state LISTEN ps TCP src-addr 192.168.77.1:7174 pid 2000 comm qpapp0'
-	assert_line --partial 'cm-idn 1 lqpn 17 qp-type RC state CONNECT ps TCP src-addr 192.168.77.1:7174 dst-addr 192.168.77.2:40001'
-	assert_line --partial 'state ROUTE_RESOLVED ps UDP src-addr [fe80::1]:0 dst-addr [fe80::2]:4791 comm [rdma_cm]'
+	assert_line 'rxe0: cm_idn 0 state LISTEN ps TCP src_addr 192.168.77.1:7174 pid 2000 comm qpapp0'
+	assert_line --partial 'cm_idn 1 lqpn 17 qp_type RC state CONNECT ps TCP src_addr 192.168.77.1:7174 dst_addr 192.168.77.2:40001'
+	assert_line --partial 'state ROUTE_RESOLVED ps UDP src_addr [fe80::1]:0 dst_addr [fe80::2]:4791 comm [rdma_cm]'
 	run rq -j cm show state listen
 	[ "$(jq -c '.cm_ids | map([.cm_idn, .ps, .state])' <<<"$output")" = '[[0,"tcp","listen"]]' ]
 }

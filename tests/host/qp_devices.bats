@@ -155,7 +155,7 @@ EOF
 	run rd --replay "$FIXTURES/monitor-poll" -d dev monitor --count 5 --interval 0.01
 	assert_success
 	assert_line --index 0 --partial "device_watch: elapsed_s 0.000 mode poll"
-	assert_line --index 1 --regexp '^dev_added: elapsed_s [0-9.]+ dev rxe1 index 2 source poll$'
+	assert_line --index 1 --regexp '^dev_added: elapsed_s [0-9.]+ dev rxe1 dev_index 2 source poll$'
 	[ "${#lines[@]}" -eq 5 ]
 }
 
