@@ -91,7 +91,7 @@ devinfo() {
 @test "text link show has one line per port with state and netdev" {
 	run "$RD" link show
 	assert_success
-	assert_line --regexp "^$LAB_RXE/1: state ACTIVE physical_state LINK_UP link_layer ethernet mtu [0-9]+ .*netdev $LAB_NIC "
+	assert_line --regexp "^$LAB_RXE/1: state ACTIVE physical_state LINK_UP link_layer ethernet active_mtu [0-9]+ .*netdev $LAB_NIC "
 }
 
 @test "replaying a recording prints exactly what the live run printed" {
