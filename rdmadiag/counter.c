@@ -32,13 +32,13 @@ static const struct field ctr_fields[] = {
 	[F_DEV] = { "dev", NULL, FT_STR, 0, NULL },
 	[F_PORT] = { "port", NULL, FT_U64, 0, NULL },
 	[F_NETDEV] = { "netdev", NULL, FT_STR, 0, NULL },
-	[F_LIFESPAN] = { "lifespan_ms", "lifespan", FT_U64, FF_DETAIL, "ms" },
+	[F_LIFESPAN] = { "lifespan_ms", NULL, FT_U64, FF_DETAIL, "ms" },
 	[F_GROUP] = { "group", NULL, FT_TOKEN, FF_HEAD, NULL },
 	[F_ERROR] = { "error", NULL, FT_STR, 0, NULL },
 	[F_SEQ] = { "seq", NULL, FT_U64, 0, NULL },
-	[F_TIME] = { "time", NULL, FT_DOUBLE, 0, NULL },
+	[F_TIME] = { "timestamp", NULL, FT_DOUBLE, 0, NULL },
 	[F_CLOCK] = { "clock", NULL, FT_STR, FF_HEAD, NULL },
-	[F_INTERVAL] = { "interval_s", "interval", FT_DOUBLE, 0, "s" },
+	[F_INTERVAL] = { "interval_s", NULL, FT_DOUBLE, 0, "s" },
 	[F_ROWS] = { "changed", NULL, FT_U64, 0, NULL },
 	[F_COUNTER] = { "counter", NULL, FT_STR, 0, NULL },
 	[F_SOURCE] = { "source", NULL, FT_TOKEN, FF_DETAIL, NULL },
@@ -709,7 +709,7 @@ static int counter_check(struct cmd_ctx *ctx)
 /* ---- map ---- */
 
 static const struct field map_fields[] = {
-	{ "counter", NULL, FT_STR, FF_HEAD, NULL },
+	{ "hw_counter", NULL, FT_STR, FF_HEAD, NULL },
 	{ "source", NULL, FT_TOKEN, 0, NULL },
 	{ "kind", NULL, FT_TOKEN, 0, NULL },
 	{ "group", NULL, FT_TOKEN, 0, NULL },

@@ -32,15 +32,15 @@ static const struct field qpc_fields[] = {
 	[F_IFNAME] = { "ifname", NULL, FT_STR, FF_HEAD, NULL },
 	[F_DEV] = { "dev", NULL, FT_STR, 0, NULL },
 	[F_PORT] = { "port", NULL, FT_U64, 0, NULL },
-	[F_ID] = { "counter_id", "counter", FT_U64, 0, NULL },
+	[F_ID] = { "counter_id", NULL, FT_U64, 0, NULL },
 	[F_MODE] = { "mode", NULL, FT_TOKEN, 0, NULL },
-	[F_TYPE] = { "qp_type", "type", FT_TOKEN, 0, NULL },
-	[F_LQPNS] = { "lqpns", "lqpn", FT_STR, 0, NULL },
+	[F_TYPE] = { "qp_type", NULL, FT_TOKEN, 0, NULL },
+	[F_LQPNS] = { "lqpns", NULL, FT_STR, 0, NULL },
 	[F_ITEM] = { NULL, NULL, FT_U64, 0, NULL },
-	[F_AUTO] = { "auto", "by", FT_STR, 0, NULL },
+	[F_AUTO] = { "auto", NULL, FT_STR, 0, NULL },
 	[F_CHANGE] = { "change", NULL, FT_TOKEN, 0, NULL },
 	[F_LQPN] = { "lqpn", NULL, FT_U64, 0, NULL },
-	[F_SUPPORT] = { "per_qp_counters", "per-qp-counters", FT_TOKEN, 0, NULL },
+	[F_SUPPORT] = { "per_qp_counters", NULL, FT_TOKEN, 0, NULL },
 };
 
 /* Auto-mode criteria, as iproute2 names them. */

@@ -17,8 +17,8 @@ enum {
 };
 
 static const struct field dev_fields[] = {
-	[F_INDEX] = { "index", NULL, FT_U64, FF_HEAD, NULL },
-	[F_NAME] = { "name", NULL, FT_STR, FF_HEAD, NULL },
+	[F_INDEX] = { "dev_index", NULL, FT_U64, FF_HEAD, NULL },
+	[F_NAME] = { "dev", NULL, FT_STR, FF_HEAD, NULL },
 	[F_NODE_TYPE] = { "node_type", NULL, FT_TOKEN, 0, NULL },
 	[F_FW] = { "fw", NULL, FT_STR, 0, NULL },
 	[F_NODE_GUID] = { "node_guid", NULL, FT_GUID, 0, NULL },

@@ -16,11 +16,11 @@ enum { D_EVENT, D_TIME, D_DEV, D_PORT, D_OLD_DEV, D_DEV_INDEX, D_NETDEV, D_NETDE
 
 static const struct field dev_fields[] = {
 	[D_EVENT] = { "event", NULL, FT_TOKEN, FF_HEAD, NULL },
-	[D_TIME] = { "time", NULL, FT_DOUBLE, 0, NULL },
+	[D_TIME] = { "elapsed_s", NULL, FT_DOUBLE, 0, NULL },
 	[D_DEV] = { "dev", NULL, FT_STR, 0, NULL },
 	[D_PORT] = { "port", NULL, FT_U64, 0, NULL },
-	[D_OLD_DEV] = { "old_dev", "from", FT_STR, 0, NULL },
-	[D_DEV_INDEX] = { "dev_index", "index", FT_U64, FF_DETAIL, NULL },
+	[D_OLD_DEV] = { "old_dev", NULL, FT_STR, 0, NULL },
+	[D_DEV_INDEX] = { "dev_index", NULL, FT_U64, FF_DETAIL, NULL },
 	[D_NETDEV] = { "netdev", NULL, FT_STR, 0, NULL },
 	[D_NETDEV_INDEX] = { "netdev_index", NULL, FT_U64, FF_DETAIL, NULL },
 	[D_SOURCE] = { "source", NULL, FT_TOKEN, FF_DETAIL, NULL },	/* "netlink" or "poll" */

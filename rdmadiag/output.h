@@ -18,7 +18,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#define OUTPUT_SCHEMA 1
+#define OUTPUT_SCHEMA 2
 
 enum field_type {
 	FT_STR,		/* free text, JSON string */

@@ -150,12 +150,12 @@ static const struct field stage_fields[] = {
 	[SF_EXPECTED] = { "expected", NULL, FT_STR, 0, NULL },
 	[SF_HINT] = { "hint", NULL, FT_STR, 0, NULL },
 	[SF_HOST] = { "host", NULL, FT_TOKEN, 0, NULL },
-	[SF_COUNTER] = { "counter", NULL, FT_STR, 0, NULL },
+	[SF_COUNTER] = { "hw_counter", NULL, FT_STR, 0, NULL },
 	[SF_KIND] = { "kind", NULL, FT_TOKEN, 0, NULL },
 	[SF_DELTA] = { "delta", NULL, FT_U64, 0, NULL },
 };
 
-/* JSON: "counters_moved": [{host, counter, kind, delta}], only when something moved. */
+/* JSON: "counters_moved": [{host, hw_counter, kind, delta}], only when something moved. */
 static void emit_moved(const struct stage *s)
 {
 	if (!s->nmoved)
@@ -933,11 +933,11 @@ static void latency_result(struct tester *t, struct stage *s, uint64_t *rtt, uns
 			 n, asked, secs);
 	}
 	stage_num(s, "round_trips", n);
-	stage_num(s, "min_us", rtt[0] / 2e3);
-	stage_num(s, "p50_us", p50);
-	stage_num(s, "p99_us", pct(rtt, n, 0.99));
-	stage_num(s, "p999_us", pct(rtt, n, 0.999));
-	stage_num(s, "max_us", rtt[n - 1] / 2e3);
+	stage_num(s, "latency_min_us", rtt[0] / 2e3);
+	stage_num(s, "latency_p50_us", p50);
+	stage_num(s, "latency_p99_us", pct(rtt, n, 0.99));
+	stage_num(s, "latency_p999_us", pct(rtt, n, 0.999));
+	stage_num(s, "latency_max_us", rtt[n - 1] / 2e3);
 	if (t->expect_lat > 0 && p50 > t->expect_lat) {
 		check_expected(&s->r, "p50 <= %g us", t->expect_lat);
 		check_verdict(&s->r, V_FAIL, "latency is above --expect-lat: check CPU frequency scaling, interrupt "
@@ -1117,7 +1117,7 @@ static void bw_result(struct tester *t, struct stage *s, const struct bw_run *b,
 	if (rate > 0)
 		snprintf(s->r.measured + strlen(s->r.measured), sizeof(s->r.measured) - strlen(s->r.measured),
 			 "; %.0f%% of the %g Gb/s port rate", 100 * gbps / rate, rate);
-	stage_num(s, "gbps", gbps);
+	stage_num(s, "bandwidth_gbps", gbps);
 	stage_num(s, "msgs_per_s", b->secs > 0 ? b->completed / b->secs : 0);
 	if (t->expect_bw > 0 && gbps < t->expect_bw) {
 		check_expected(&s->r, ">= %g Gb/s", t->expect_bw);
@@ -1830,7 +1830,7 @@ static enum verdict run_verdict(const struct peer_run *pr)
 	return pr->sum.warn ? V_WARN : V_PASS;
 }
 
-/* A number a stage reported ("p50_us" of path.rc_latency); NAN when absent. */
+/* A number a stage reported ("latency_p50_us" of path.rc_latency); NAN when absent. */
 static double stage_value(const struct peer_run *pr, const char *id, const char *key)
 {
 	for (unsigned i = 0; i < pr->nst; i++) {
@@ -1850,7 +1850,7 @@ static double run_gbps(const struct peer_run *pr)
 	double v = NAN;
 
 	for (size_t i = 0; i < 3 && isnan(v); i++)
-		v = stage_value(pr, ids[i], "gbps");
+		v = stage_value(pr, ids[i], "bandwidth_gbps");
 	return v;
 }
 
@@ -1886,7 +1886,7 @@ static void text_row(const struct peer_run *pr)
 	const struct stage *ws = fs ? NULL : warned_stage(pr);
 	char p50[32], bw[32];
 
-	format_measure(p50, sizeof(p50), stage_value(pr, "path.rc_latency", "p50_us"), 2);
+	format_measure(p50, sizeof(p50), stage_value(pr, "path.rc_latency", "latency_p50_us"), 2);
 	format_measure(bw, sizeof(bw), run_gbps(pr), 3);
 	out_text("%-39s %s%-7s%s %-16s %9s %10s\n", pr->peer, out_color(tok), pr->done ? tok : "not run",
 		 out_color_reset(), pr->failed ? pr->failed : "-", p50, bw);
@@ -1908,7 +1908,7 @@ static void json_run(const struct peer_run *pr)
 	out_token(&run_fields[RF_VERDICT], pr->done ? verdict_token(run_verdict(pr)) : "skip");
 	if (pr->failed)
 		out_str(&run_fields[RF_FAILED], pr->failed);
-	out_double(&run_fields[RF_P50], stage_value(pr, "path.rc_latency", "p50_us"), 3);
+	out_double(&run_fields[RF_P50], stage_value(pr, "path.rc_latency", "latency_p50_us"), 3);
 	out_double(&run_fields[RF_GBPS], run_gbps(pr), 3);
 	if (pr->source[0])
 		out_str(&run_fields[RF_SOURCE], pr->source);

@@ -29,7 +29,7 @@ enum {
 
 static const struct field qp_fields[] = {
 	[F_LQPN] = { "lqpn", NULL, FT_U64, 0, NULL },
-	[F_TYPE] = { "type", NULL, FT_TOKEN, 0, NULL },
+	[F_TYPE] = { "qp_type", NULL, FT_TOKEN, 0, NULL },
 	[F_STATE] = { "state", NULL, FT_TOKEN, FF_GOODBAD, NULL },
 	[F_RQPN] = { "rqpn", NULL, FT_U64, 0, NULL },
 	[F_SQ_PSN] = { "sq_psn", NULL, FT_U64, 0, NULL },
@@ -37,9 +37,9 @@ static const struct field qp_fields[] = {
 	[F_PATH_MIG] = { "path_mig_state", NULL, FT_TOKEN, 0, NULL },
 	[F_PDN] = { "pdn", NULL, FT_U64, 0, NULL },
 	[F_EVENT] = { "event", NULL, FT_TOKEN, FF_HEAD, NULL },
-	[F_TIME] = { "time", NULL, FT_DOUBLE, 0, NULL },
-	[F_OLD_STATE] = { "old_state", "from", FT_TOKEN, FF_GOODBAD, NULL },
-	[F_SECONDS] = { "seconds_in_old_state", "after", FT_DOUBLE, 0, "s" },
+	[F_TIME] = { "elapsed_s", NULL, FT_DOUBLE, 0, NULL },
+	[F_OLD_STATE] = { "old_state", NULL, FT_TOKEN, FF_GOODBAD, NULL },
+	[F_SECONDS] = { "seconds_in_old_state", NULL, FT_DOUBLE, 0, "s" },
 	[F_FLAG] = { "flag", NULL, FT_TOKEN, 0, NULL },	/* "broken", "stuck" */
 	[F_REASON] = { "reason", NULL, FT_STR, 0, NULL },
 };

@@ -303,12 +303,12 @@ static void read_run(const struct json *run, struct rf_pair *p, const char **fai
 
 	*failed = json_get_str(run, "failed_stage");
 	p->verdict = parse_verdict(json_get_str(run, "verdict"));
-	p->p50_us = json_get_num(run, "latency_p50_us", &d) ? (float)d : (float)stage_num(stages, "path.rc_latency",
-												 "p50_us");
+	p->p50_us = json_get_num(run, "latency_p50_us", &d) ? (float)d
+							     : (float)stage_num(stages, "path.rc_latency", "latency_p50_us");
 	p->gbps = json_get_num(run, "bandwidth_gbps", &d) ? (float)d : NAN;
 	for (const char *const *id = (const char *const[]){ "path.write_bw", "path.read_bw", "path.send_bw", NULL };
 	     isnan(p->gbps) && *id; id++)
-		p->gbps = (float)stage_num(stages, *id, "gbps");
+		p->gbps = (float)stage_num(stages, *id, "bandwidth_gbps");
 	if (json_get_str(run, "verdict"))
 		return;
 	p->verdict = V_PASS;

@@ -42,8 +42,8 @@ bw_json=$("$RD" -j path test peer "$PEER" --tests write --iters "$BW_ITERS" --si
 peer_kill "$h" TERM
 peer_bg_wait "$h" 10 >/dev/null
 
-rd_p50=$(jq -r '.stages[] | select(.id == "path.rc_latency") | .p50_us' <<<"$lat_json")
-rd_bw=$(jq -r '.stages[] | select(.id == "path.write_bw") | .gbps' <<<"$bw_json")
+rd_p50=$(jq -r '.stages[] | select(.id == "path.rc_latency") | .latency_p50_us' <<<"$lat_json")
+rd_bw=$(jq -r '.stages[] | select(.id == "path.write_bw") | .bandwidth_gbps' <<<"$bw_json")
 
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (b > 0) printf "%.2f", a / b; else print "n/a" }'; }
 printf '%-34s %12s %12s %8s\n' "metric" "rdmadiag" "perftest" "ratio"

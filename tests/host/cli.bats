@@ -93,7 +93,7 @@ bats_require_minimum_version 1.5.0
 	host_has_rdma && skip "this host has RDMA"
 	run --separate-stderr rd -j dev show
 	assert_failure 3
-	echo "$output" | jq -e '.schema == 1 and (.errors[0] | test("no RDMA support"))'
+	echo "$output" | jq -e '.schema == 2 and (.errors[0] | test("no RDMA support"))'
 }
 
 @test "every netlink command on a host without RDMA: exit 3, the cause told once, -j errors the same" {

@@ -86,14 +86,14 @@ fx() {
 	assert_output --partial 'roce_adp_retrans 23'
 	assert_output --partial 'other:'
 	assert_output --partial 'rx_icrc_encapsulated 31'
-	assert_output --partial 'lifespan 10 ms'
+	assert_output --partial 'lifespan_ms 10 ms'
 }
 
 @test "--format json is -j; -j with --format prometheus is a usage error" {
 	a=$(rd --replay "$MLX5" -j counter show)
 	b=$(rd --replay "$MLX5" counter show --format json)
 	[ "$a" = "$b" ]
-	jq -e '.schema == 1 and (.ports | length) == 1' <<<"$a"
+	jq -e '.schema == 2 and (.ports | length) == 1' <<<"$a"
 	run rd --replay "$MLX5" -j counter show --format prometheus
 	assert_failure 2
 	assert_output --partial 'contradict'
@@ -132,7 +132,7 @@ fx() {
 	assert_success
 	[ "${#lines[@]}" -eq 3 ]
 	for i in 0 1 2; do
-		jq -e --argjson seq $((i + 1)) '.schema == 1 and .seq == $seq and .interval_s >= 0.01 and .changed == 0
+		jq -e --argjson seq $((i + 1)) '.schema == 2 and .seq == $seq and .interval_s >= 0.01 and .changed == 0
 			and (.rows | length) > 10 and all(.rows[]; .delta == 0 and .rate == 0)' <<<"${lines[$i]}"
 	done
 	# a row's value is what show prints for that kind
@@ -209,7 +209,7 @@ fx() {
 		grep -qF -- "$(sed 's/-/\\-/g' <<<"$name")" "$man" || { echo "missing: $name"; return 1; }
 		grep -qF -- "$kind" "$man" || { echo "missing kind: $kind"; return 1; }
 		n=$((n + 1))
-	done < <(rd -j counter map | jq -r '.map[] | [.counter, .kind] | @tsv')
+	done < <(rd -j counter map | jq -r '.map[] | [.hw_counter, .kind] | @tsv')
 	[ "$n" -gt 80 ]
 }
 

@@ -16,12 +16,12 @@ PROMCHECK=$BATS_TEST_DIRNAME/../tools/promtool-check.sh
 @test "show qp: both counters with mode, QP type, bound QPs and grouped hw counters (text)" {
 	run --separate-stderr rd --replay "$QP" counter show qp
 	assert_success
-	assert_line --index 0 'mlx5_0/1: counter 4 mode auto type RC lqpn 178,179,180'
+	assert_line --index 0 'mlx5_0/1: counter_id 4 mode auto qp_type RC lqpns 178,179,180'
 	# roce_adp_retrans -> retransmissions; out_of_sequence + packet_seq_err + implied_nak_seq_err -> sequence_errors
 	assert_line --index 2 '    retransmission: retransmissions 8 sequence_errors 13 duplicate_requests 3'
 	assert_line --index 3 '    rnr: rnr_retries_exceeded 4 rx_out_of_buffer 1'
 	assert_line --index 4 '    timeout: ack_timeouts 7'
-	assert_line --index 5 'mlx5_0/1: counter 5 mode auto type UD lqpn 200,201'
+	assert_line --index 5 'mlx5_0/1: counter_id 5 mode auto qp_type UD lqpns 200,201'
 	assert_line --index 7 '    retransmission: retransmissions 0 sequence_errors 0 duplicate_requests 0'
 	[ "${#lines[@]}" -eq 10 ]
 	# the driver's own names only with -d
@@ -130,7 +130,7 @@ PROMCHECK=$BATS_TEST_DIRNAME/../tools/promtool-check.sh
 @test "mode: auto by type, text and JSON" {
 	run --separate-stderr rd --replay "$QP" counter mode
 	assert_success
-	assert_output 'mlx5_0/1: mode auto by type'
+	assert_output 'mlx5_0/1: mode auto auto type'
 	run --separate-stderr rd --replay "$QP" -j counter mode mlx5_0/1
 	assert_success
 	[ "$(jq -c '.modes' <<<"$output")" = '[{"ifname":"mlx5_0/1","dev":"mlx5_0","port":1,"mode":"auto","auto":["type"]}]' ]
@@ -139,7 +139,7 @@ PROMCHECK=$BATS_TEST_DIRNAME/../tools/promtool-check.sh
 @test "mode set: sends STAT_SET auto with the mask, reads the mode back; EPERM says CAP_NET_ADMIN" {
 	run --separate-stderr rd --replay "$QP" counter mode set mlx5_0/1 auto type
 	assert_success
-	assert_output 'mlx5_0/1: mode auto by type'
+	assert_output 'mlx5_0/1: mode auto auto type'
 	# iproute2's spelling, and DEV alone when it has one port
 	run --separate-stderr rd --replay "$QP" counter mode set mlx5_0 auto type on
 	assert_success

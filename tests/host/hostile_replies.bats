@@ -77,7 +77,7 @@ every_command_survives() {
 @test "hostile truncated-attr: every command survives; the device with the cut attribute is still listed" {
 	every_command_survives truncated-attr
 	survive_json truncated-attr dev show
-	[ "$(jq -r '[.devices[].name] | join(",")' <<<"$output")" = rxe0,rxe1 ]
+	[ "$(jq -r '[.devices[].dev] | join(",")' <<<"$output")" = rxe0,rxe1 ]
 	# its cut firmware version is skipped, not read past the message
 	[ "$(jq -r '.devices[0].fw // "none"' <<<"$output")" = none ]
 	# rxe1 has no port reply in the fixture: a clear error, not a crash
@@ -102,7 +102,7 @@ every_command_survives() {
 @test "hostile missing-mandatory: a device without index or name, a port without state, a QP without number are skipped" {
 	every_command_survives missing-mandatory
 	survive_json missing-mandatory dev show
-	[ "$(jq -r '[.devices[].name] | join(",")' <<<"$output")" = rxe0 ]
+	[ "$(jq -r '[.devices[].dev] | join(",")' <<<"$output")" = rxe0 ]
 	survive_json missing-mandatory qp show
 	[ "$(jq -c '[.qps[].lqpn]' <<<"$output")" = '[19]' ]
 	survive_json missing-mandatory counter show
@@ -131,7 +131,7 @@ every_command_survives() {
 @test "hostile no-done: dumps that end without NLMSG_DONE still give their objects" {
 	every_command_survives no-done
 	survive_json no-done dev show
-	[ "$(jq -r '.devices[0].name' <<<"$output")" = rxe0 ]
+	[ "$(jq -r '.devices[0].dev' <<<"$output")" = rxe0 ]
 	survive_json no-done qp show
 	[ "$(jq -c '[.qps[].lqpn]' <<<"$output")" = '[17]' ]
 }
@@ -156,7 +156,7 @@ every_command_survives() {
 	survive_json strings dev show
 	# the unterminated name is dropped (with a warning), the ugly one kept, escaped
 	[ "$(jq '.devices | length' <<<"$output")" -eq 1 ]
-	jq -r '.devices[0].name' <<<"$output" | grep -q '^rxe'
+	jq -r '.devices[0].dev' <<<"$output" | grep -q '^rxe'
 	survive strings dev show
 	grep -q 'rxe?\[31mred?' <<<"$output"
 }
@@ -174,7 +174,7 @@ every_command_survives() {
 @test "hostile out-of-range: enum values no kernel has print as unknown" {
 	every_command_survives out-of-range
 	survive_json out-of-range qp show
-	[ "$(jq -r '.qps[0].type' <<<"$output")" = unknown ]
+	[ "$(jq -r '.qps[0].qp_type' <<<"$output")" = unknown ]
 	[ "$(jq -r '.qps[0].state' <<<"$output")" = unknown ]
 	survive_json out-of-range link show
 	assert_equal "$status" 0

@@ -101,7 +101,7 @@ verdict() { # verdict JSON ID SUBJECT -> the verdict token
 
 @test "JSON has schema, checks with verdict/id/subject/measured/expected and a summary that adds up" {
 	run --separate-stderr lc "$MLX"
-	echo "$output" | jq -e '.schema == 1 and (.checks | length > 20)'
+	echo "$output" | jq -e '.schema == 2 and (.checks | length > 20)'
 	echo "$output" | jq -e '[.checks[] | has("verdict") and has("id") and has("subject") and has("measured") and has("expected")] | all'
 	echo "$output" | jq -e '[.checks[] | select(.verdict != "pass") | has("hint")] | all'
 	echo "$output" | jq -e '.summary as $s | [.checks[] | .verdict] as $v
@@ -236,7 +236,7 @@ verdict() { # verdict JSON ID SUBJECT -> the verdict token
 	assert_output --partial 'this kernel has no RDMA support'
 	run --separate-stderr rd -j link check
 	assert_failure 3
-	echo "$output" | jq -e '.schema == 1 and .checks[0].id == "kernel.rdma" and .checks[0].verdict == "fail"
+	echo "$output" | jq -e '.schema == 2 and .checks[0].id == "kernel.rdma" and .checks[0].verdict == "fail"
 		and .summary.fail == 1 and (.errors[0] | test("no RDMA support"))'
 }
 

@@ -99,7 +99,7 @@ setup() {
 @test "one peer keeps the single-peer report; -j adds host and peer only" {
 	run --separate-stderr rd -j path test peer 127.0.0.1 --port "$PORT"
 	assert_failure 3
-	run jq -e '.schema == 1 and .peer == "127.0.0.1" and (.host | type) == "string" and .stages[0].id ==
+	run jq -e '.schema == 2 and .peer == "127.0.0.1" and (.host | type) == "string" and .stages[0].id ==
 		"path.control" and (has("peers") | not)' <<<"$output"
 	assert_success
 	run --separate-stderr rd path test peer 127.0.0.1 --port "$PORT"

@@ -26,16 +26,16 @@ rq() {
 	run rq qp show
 	assert_success
 	[ "${#lines[@]}" -eq "$(count qps)" ]
-	assert_line 'rxe0/1: lqpn 1 type GSI state RTS sq_psn 0 comm [ib_core]'
-	assert_line --regexp '^rxe0/1: lqpn 17 type RC state RTS rqpn 18 sq_psn 0 rq_psn 0 path_mig_state MIGRATED pdn 1 pid 2000 comm qpapp0$'
+	assert_line 'rxe0/1: lqpn 1 qp_type GSI state RTS sq_psn 0 comm [ib_core]'
+	assert_line --regexp '^rxe0/1: lqpn 17 qp_type RC state RTS rqpn 18 sq_psn 0 rq_psn 0 path_mig_state MIGRATED pdn 1 pid 2000 comm qpapp0$'
 }
 
 @test "qp show -j is one valid document with every QP and typed values" {
 	run rq -j qp show
 	assert_success
 	[ "$(jq '.qps | length' <<<"$output")" -eq "$(count qps)" ]
-	[ "$(jq '.schema' <<<"$output")" = 1 ]
-	[ "$(jq -c '.qps[] | select(.lqpn == 17) | [.dev, .port, .type, .state, .pid, .comm, .owner]' <<<"$output")" = \
+	[ "$(jq '.schema' <<<"$output")" = 2 ]
+	[ "$(jq -c '.qps[] | select(.lqpn == 17) | [.dev, .port, .qp_type, .state, .pid, .comm, .owner]' <<<"$output")" = \
 		'["rxe0",1,"rc","rts",2000,"qpapp0","user"]' ]
 	[ "$(jq -c '.qps[] | select(.lqpn == 1) | [.comm, .owner, has("pid")]' <<<"$output")" = '["ib_core","kernel",false]' ]
 }
@@ -48,7 +48,7 @@ rq() {
 	run rq -j qp show type rc
 	[ "$(jq '.qps | length' <<<"$output")" -eq "$(count rc)" ]
 	run rq -j qp show type UD state error
-	[ "$(jq '[.qps[] | select(.type == "ud" and .state == "err")] | length' <<<"$output")" -eq "$(jq '.qps | length' <<<"$output")" ]
+	[ "$(jq '[.qps[] | select(.qp_type == "ud" and .state == "err")] | length' <<<"$output")" -eq "$(jq '.qps | length' <<<"$output")" ]
 	[ "$(jq '.qps | length' <<<"$output")" -gt 0 ]
 }
 
@@ -126,7 +126,7 @@ rq() {
 	run rq -j qp watch lqpn 17-40 --count 2 --interval 0.01
 	assert_failure 1
 	while IFS= read -r l; do
-		[ "$(jq -r '.schema' <<<"$l")" = 1 ] || return 1
+		[ "$(jq -r '.schema' <<<"$l")" = 2 ] || return 1
 	done <<<"$output"
 	[ "$(jq -s '[.[] | select(.event == "present")] | length' <<<"$output")" -eq 24 ]
 	[ "$(jq -s -c '[.[] | select(.event == "flag")][0] | [.lqpn, .flag, .state, .comm]' <<<"$output")" = '[26,"broken","err","qpapp0"]' ]
@@ -160,9 +160,9 @@ rq() {
 @test "cm show decodes IPv4 and IPv6 addresses, state and port space" {
 	run rq cm show
 	assert_success
-	assert_line 'rxe0: cm-idn 0 state LISTEN ps TCP src-addr 192.168.77.1:7174 pid 2000 comm qpapp0'
-	assert_line --partial 'cm-idn 1 lqpn 17 qp-type RC state CONNECT ps TCP src-addr 192.168.77.1:7174 dst-addr 192.168.77.2:40001'
-	assert_line --partial 'state ROUTE_RESOLVED ps UDP src-addr [fe80::1]:0 dst-addr [fe80::2]:4791 comm [rdma_cm]'
+	assert_line 'rxe0: cm_idn 0 state LISTEN ps TCP src_addr 192.168.77.1:7174 pid 2000 comm qpapp0'
+	assert_line --partial 'cm_idn 1 lqpn 17 qp_type RC state CONNECT ps TCP src_addr 192.168.77.1:7174 dst_addr 192.168.77.2:40001'
+	assert_line --partial 'state ROUTE_RESOLVED ps UDP src_addr [fe80::1]:0 dst_addr [fe80::2]:4791 comm [rdma_cm]'
 	run rq -j cm show state listen
 	[ "$(jq -c '.cm_ids | map([.cm_idn, .ps, .state])' <<<"$output")" = '[[0,"tcp","listen"]]' ]
 }

@@ -108,7 +108,7 @@ EOF
 @test "-d says which mode the watch uses and why" {
 	run rd --replay "$FIXTURES/monitor-poll" -d qp watch --count 1 --interval 0.01
 	assert_success
-	assert_line "device_watch: time 0.000 mode poll reason this kernel sends no RDMA monitor events (Linux 6.12 and later do)"
+	assert_line "device_watch: elapsed_s 0.000 mode poll reason this kernel sends no RDMA monitor events (Linux 6.12 and later do)"
 	run rd --replay "$FIXTURES/monitor-poll" qp watch --count 1 --interval 0.01
 	refute_line --partial device_watch
 	run rd --replay "$FIXTURES/monitor-events" -d -j qp watch --count 1 --interval 0.01
@@ -118,8 +118,8 @@ EOF
 @test "text output names the events with their device, port and netdev" {
 	run rd --replay "$FIXTURES/monitor-events" qp watch --count 2 --interval 0.01
 	assert_success
-	assert_line --regexp '^dev_added: time [0-9.]+ dev rxe1$'
-	assert_line --regexp '^netdev_attached: time [0-9.]+ dev rxe1 port 1 netdev rxenet1$'
+	assert_line --regexp '^dev_added: elapsed_s [0-9.]+ dev rxe1$'
+	assert_line --regexp '^netdev_attached: elapsed_s [0-9.]+ dev rxe1 port 1 netdev rxenet1$'
 }
 
 @test "a watch limited to one device leaves the other devices' events out" {
@@ -154,8 +154,8 @@ EOF
 	[ "$(jq -r .event <<<"$output" | grep -vc '^dev_\|^netdev_')" -eq 0 ]
 	run rd --replay "$FIXTURES/monitor-poll" -d dev monitor --count 5 --interval 0.01
 	assert_success
-	assert_line --index 0 --partial "device_watch: time 0.000 mode poll"
-	assert_line --index 1 --regexp '^dev_added: time [0-9.]+ dev rxe1 index 2 source poll$'
+	assert_line --index 0 --partial "device_watch: elapsed_s 0.000 mode poll"
+	assert_line --index 1 --regexp '^dev_added: elapsed_s [0-9.]+ dev rxe1 dev_index 2 source poll$'
 	[ "${#lines[@]}" -eq 5 ]
 }
 
@@ -167,7 +167,7 @@ EOF
 	# rxe1 is added during the recording: reported as it comes, and only what is rxe1's
 	run --separate-stderr rd --replay "$FIXTURES/monitor-events" dev monitor rxe1 --count 3
 	assert_success
-	assert_line --index 0 --regexp '^dev_added: time [0-9.]+ dev rxe1$'
+	assert_line --index 0 --regexp '^dev_added: elapsed_s [0-9.]+ dev rxe1$'
 	refute_output --partial 'rxe0'
 	# qp watch of a device that is not there is still an error: it has no QPs to wait for
 	run rd --replay "$FIXTURES/monitor-poll" qp watch rxe7 --count 1

@@ -89,7 +89,7 @@ link_template() {
 	assert_failure 1
 	assert_line "merged 3 reports, 9 files skipped:"
 	assert_line "  skipped $d/garbage.json: not JSON at byte 0: unexpected character 'g'"
-	assert_line "  skipped $d/future.json: report schema 99; this rdmadiag reads schema 1"
+	assert_line "  skipped $d/future.json: report schema 99; this rdmadiag reads schema 2"
 	assert_line --regexp "^  skipped $d/truncated.json: not JSON at byte [0-9]+: string not terminated$"
 	assert_line "  skipped $d/deep.json: not JSON at byte 64: nested deeper than 64 levels"
 	assert_line "  skipped $d/noschema.json: not an rdmadiag -j report (no \"schema\" member)"
@@ -107,7 +107,7 @@ link_template() {
 	d="$BATS_TEST_TMPDIR/odd"
 	fleet link "$d" --template "$(link_template)" --nodes 2
 	rd -j --replay "$FIXTURES/lab-rxe" dev show >"$d/devshow.json"
-	printf '{"schema":1,"host":"nochecks","checks":[]}' >"$d/nochecks.json"
+	printf '{"schema":2,"host":"nochecks","checks":[]}' >"$d/nochecks.json"
 	jq -c '.host = "bogus" | .checks[1].verdict = "bogus"' "$d/node000.json" >"$d/bogus.json"
 	jq -c '.host = "noverdict" | del(.checks[0].verdict)' "$d/node000.json" >"$d/noverdict.json"
 	jq -c '.host = "numverdict" | .checks[0].verdict = 1' "$d/node000.json" >"$d/numverdict.json"

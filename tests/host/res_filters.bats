@@ -48,10 +48,10 @@ rq() {
 @test "a port the device has still selects, and qp watch follows it" {
 	run rq qp show rxe0/1 lqpn 17
 	assert_success
-	assert_output --regexp '^rxe0/1: lqpn 17 type RC state RTS '
+	assert_output --regexp '^rxe0/1: lqpn 17 qp_type RC state RTS '
 	run rq qp watch rxe0/1 lqpn 17 --count 1
 	assert_success
-	assert_output --regexp '^present: time [0-9.]+ link rxe0/1 lqpn 17 '
+	assert_output --regexp '^present: elapsed_s [0-9.]+ link rxe0/1 lqpn 17 '
 }
 
 @test "objects the kernel gives no port belong to the device: DEV/PORT lists them, another port rules the others out" {

@@ -90,7 +90,7 @@ sc() {
 	jq -e '.layers[0].findings == [.link_check.checks[] | select(.verdict == "fail" or .verdict == "warn")]' <<<"$output"
 	jq -e '.fix_first == {"layer": "device", "command": "link check", "check": "kernel.modules", "subject": "host"}' <<<"$output"
 	[ "$(jq '[.qp_watch.checks[] | select(.id == "qp.broken" and .verdict == "fail")] | length' <<<"$output")" -eq "$(count err)" ]
-	jq -e '.schema == 1 and (.path_test | not)' <<<"$output"
+	jq -e '.schema == 2 and (.path_test | not)' <<<"$output"
 }
 
 @test "a selected device and port reach every layer; a missing one exits 3 without running the rest" {

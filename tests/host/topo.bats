@@ -142,7 +142,7 @@ no RDMA device"
 	run bash -c "'$RDMADIAG' --snapshot '$FIXTURES/snapshot-builtin-h200/snapshot.tar' -j topo show | '$validate' '$schema'"
 	assert_success
 	# the validator is strict: an unknown key and an unknown kind are refused
-	run "$validate" "$schema" <<<'{"schema":1,"gpus":[{"name":"g","kind":"software"}],"rdma_devices":[],"affinity":[],"pairing":[],"x":1}'
+	run "$validate" "$schema" <<<'{"schema":2,"gpus":[{"name":"g","kind":"software"}],"rdma_devices":[],"affinity":[],"pairing":[],"x":1}'
 	assert_failure
 	assert_output --partial "'x' was unexpected"
 	assert_output --partial "'software' is not one of"

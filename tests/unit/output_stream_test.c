@@ -68,25 +68,25 @@ int main(void)
 
 	s = render(two_intervals);
 	is_str(s,
-	       "{\"schema\":1,\"seq\":1,\"rows\":[{\"name\":\"tx_packets\"}]}\n"
-	       "{\"schema\":1,\"seq\":2,\"rows\":[{\"name\":\"tx_packets\"}]}\n",
+	       "{\"schema\":2,\"seq\":1,\"rows\":[{\"name\":\"tx_packets\"}]}\n"
+	       "{\"schema\":2,\"seq\":2,\"rows\":[{\"name\":\"tx_packets\"}]}\n",
 	       "stream: one object per line, each with the schema, nothing before the first line");
 	free(s);
 	s = render(cut_short);
 	is_str(s,
-	       "{\"schema\":1,\"seq\":1}\n"
-	       "{\"schema\":1,\"seq\":2,\"rows\":[]}\n"
-	       "{\"schema\":1,\"errors\":[\"device rxe0 vanished\"]}\n",
+	       "{\"schema\":2,\"seq\":1}\n"
+	       "{\"schema\":2,\"seq\":2,\"rows\":[]}\n"
+	       "{\"schema\":2,\"errors\":[\"device rxe0 vanished\"]}\n",
 	       "stream: a line cut short is closed, errors follow on their own line");
 	free(s);
 	out_set_stream(false);
 	s = render(plain);
-	is_str(s, "{\"schema\":1,\"seq\":7}\n", "without stream: one document as before");
+	is_str(s, "{\"schema\":2,\"seq\":7}\n", "without stream: one document as before");
 	free(s);
 	g_opts.pretty = true;
 	out_set_stream(false);
 	s = render(two_intervals);
-	ok(s && strchr(s, '\n') == s + strlen("{\"schema\":1,\"seq\":1,\"rows\":[{\"name\":\"tx_packets\"}]}"),
+	ok(s && strchr(s, '\n') == s + strlen("{\"schema\":2,\"seq\":1,\"rows\":[{\"name\":\"tx_packets\"}]}"),
 	   "stream ignores -p: each document stays on one line");
 	free(s);
 	return tap_done();

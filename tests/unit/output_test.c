@@ -246,17 +246,17 @@ int main(void)
 	free(s);
 	s = render(true, false, two_ports);
 	is_str(s,
-	       "{\"schema\":1,\"links\":[{\"name\":\"rxe0/1\",\"state\":\"active\",\"mtu\":1024,\"rate_gbps\":2.5,"
+	       "{\"schema\":2,\"links\":[{\"name\":\"rxe0/1\",\"state\":\"active\",\"mtu\":1024,\"rate_gbps\":2.5,"
 	       "\"secret\":\"hidden\"},{\"name\":\"quote\\\"\\n\\u0001\",\"node_guid\":\"0002:c903:00a1:b2c3\"}]}\n",
 	       "JSON: schema, tokens, numbers, escapes, details always present");
 	free(s);
 	s = render(true, false, unfinished);
-	is_str(s, "{\"schema\":1,\"links\":[{\"mtu\":9000}],\"errors\":[\"netlink dump failed\"]}\n",
+	is_str(s, "{\"schema\":2,\"links\":[{\"mtu\":9000}],\"errors\":[\"netlink dump failed\"]}\n",
 	       "JSON stays valid when a command stops part way, and carries its errors");
 	free(s);
 	s = render(true, false, one_check);
 	is_str(s,
-	       "{\"schema\":1,\"checks\":[{\"verdict\":\"fail\",\"id\":\"netdev.mtu\",\"subject\":\"rxenet0\","
+	       "{\"schema\":2,\"checks\":[{\"verdict\":\"fail\",\"id\":\"netdev.mtu\",\"subject\":\"rxenet0\","
 	       "\"measured\":\"MTU 1500\",\"expected\":\"MTU 9000\",\"hint\":\"set MTU 9000 on rxenet0 and on the "
 	       "switch port\"}],\"summary\":{\"pass\":0,\"warn\":0,\"fail\":1,\"skip\":0}}\n",
 	       "a check result in JSON has verdict, id, subject, measured, expected, hint");
@@ -272,7 +272,7 @@ int main(void)
 	free(s);
 	s = render(true, false, reused_key);
 	is_str(s,
-	       "{\"schema\":1,\"rows\":[{\"ctr0\":0,\"mtu\":1500},{\"ctr1\":1,\"mtu\":1500},"
+	       "{\"schema\":2,\"rows\":[{\"ctr0\":0,\"mtu\":1500},{\"ctr1\":1,\"mtu\":1500},"
 	       "{\"ctr2\":2,\"mtu\":1500}]}\n",
 	       "JSON: a key held in a reused buffer is written as it is at each call");
 	free(s);

@@ -61,15 +61,15 @@ int main(void)
 	double d = -1;
 
 	s = render_stream(true, false, two_events);
-	is_str(s, "{\"schema\":1,\"event\":\"created\",\"lqpn\":17}\n"
-		  "{\"schema\":1,\"event\":\"state\",\"lqpn\":17,\"state\":\"rts\"}\n",
+	is_str(s, "{\"schema\":2,\"event\":\"created\",\"lqpn\":17}\n"
+		  "{\"schema\":2,\"event\":\"state\",\"lqpn\":17,\"state\":\"rts\"}\n",
 	       "stream: one JSON object per line, each with its schema, no enclosing document");
 	free(s);
 	s = render_stream(true, true, two_events);
 	ok(s && strchr(s, '\n') == strstr(s, "}\n") + 1, "stream: -p does not split a line");
 	free(s);
 	s = render_stream(true, false, cut_short);
-	is_str(s, "{\"schema\":1,\"event\":\"created\"}\n{\"schema\":1,\"errors\":[\"netlink dump failed\"]}\n",
+	is_str(s, "{\"schema\":2,\"event\":\"created\"}\n{\"schema\":2,\"errors\":[\"netlink dump failed\"]}\n",
 	       "stream: an open line is closed at the end, errors follow as a line of their own");
 	free(s);
 	s = render_stream(false, false, two_events);

@@ -15,8 +15,8 @@ devinfo() {
 @test "dev show -j agrees with rdma -j dev field by field" {
 	mine=$("$RD" -j dev show)
 	theirs=$(rdma -j dev)
-	for f in name:ifname index:ifindex node_type:node_type node_guid:node_guid sys_image_guid:sys_image_guid; do
-		a=$(jq -r ".devices[] | select(.name==\"$LAB_RXE\") | .${f%%:*}" <<<"$mine")
+	for f in dev:ifname dev_index:ifindex node_type:node_type node_guid:node_guid sys_image_guid:sys_image_guid; do
+		a=$(jq -r ".devices[] | select(.dev==\"$LAB_RXE\") | .${f%%:*}" <<<"$mine")
 		b=$(jq -r ".[] | select(.ifname==\"$LAB_RXE\") | .${f##*:}" <<<"$theirs")
 		echo "$f: rdmadiag=$a rdma=$b"
 		[ -n "$a" ] && [ "$a" = "$b" ]
@@ -54,7 +54,7 @@ devinfo() {
 	echo "rdmadiag: $mine"
 	echo "rdma:     $theirs"
 	[ "$mine" = "$theirs" ]
-	mine=$("$RD" -j dev show | jq -c '[.devices[] | "\(.name) \(.index) \(.node_guid)"] | sort')
+	mine=$("$RD" -j dev show | jq -c '[.devices[] | "\(.dev) \(.dev_index) \(.node_guid)"] | sort')
 	theirs=$(rdma -j dev show | jq -c '[.[] | "\(.ifname) \(.ifindex) \(.node_guid)"] | sort')
 	echo "rdmadiag: $mine"
 	echo "rdma:     $theirs"
@@ -91,7 +91,7 @@ devinfo() {
 @test "text link show has one line per port with state and netdev" {
 	run "$RD" link show
 	assert_success
-	assert_line --regexp "^$LAB_RXE/1: state ACTIVE physical_state LINK_UP link_layer ethernet mtu [0-9]+ .*netdev $LAB_NIC "
+	assert_line --regexp "^$LAB_RXE/1: state ACTIVE physical_state LINK_UP link_layer ethernet active_mtu [0-9]+ .*netdev $LAB_NIC "
 }
 
 @test "replaying a recording prints exactly what the live run printed" {

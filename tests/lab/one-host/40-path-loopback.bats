@@ -31,8 +31,8 @@ leftover_qps() {
 	run --separate-stderr "$RD" -j path test loopback "$LAB_RXE" --tests lat,write --iters 100
 	assert_success
 	jq -e '[.stages[].verdict] | all(. == "pass")' <<<"$output"
-	jq -e '.stages[] | select(.id == "path.rc_latency") | .p50_us > 0 and .p99_us >= .p50_us and .max_us >= .p99_us' <<<"$output"
-	jq -e '.stages[] | select(.id == "path.write_bw") | .gbps > 0 and .msgs_per_s > 0' <<<"$output"
+	jq -e '.stages[] | select(.id == "path.rc_latency") | .latency_p50_us > 0 and .latency_p99_us >= .latency_p50_us and .latency_max_us >= .latency_p99_us' <<<"$output"
+	jq -e '.stages[] | select(.id == "path.write_bw") | .bandwidth_gbps > 0 and .msgs_per_s > 0' <<<"$output"
 }
 
 @test "path test loopback: --expect-bw far above the link fails that stage only" {

@@ -67,7 +67,7 @@ create() {
 	echo "$output"
 	[ "$(jq '.qps | length' <<<"$output")" -eq 6 ]
 	for q in "${!want[@]}"; do
-		got=$(jq -r --argjson q "$q" '.qps[] | select(.lqpn == $q) | "\(.type) \(.state) \(.pid) \(.comm) \(.dev)"' <<<"$output")
+		got=$(jq -r --argjson q "$q" '.qps[] | select(.lqpn == $q) | "\(.qp_type) \(.state) \(.pid) \(.comm) \(.dev)"' <<<"$output")
 		exp="${want[$q]} $HPID qp_holder $LAB_RXE"
 		echo "QP $q: got '$got' want '$exp'"
 		[ "$got" = "$exp" ]
@@ -85,7 +85,7 @@ create() {
 	# every QP of the device, the kernel's GSI QP and ours alike
 	run --separate-stderr "$RD" -j qp show "$LAB_RXE"
 	assert_success
-	mine=$(jq -c '[.qps[] | {lqpn, type: (.type | ascii_downcase), state: (.state | ascii_downcase),
+	mine=$(jq -c '[.qps[] | {lqpn, type: (.qp_type | ascii_downcase), state: (.state | ascii_downcase),
 		pid: (if (.pid // 0) == 0 then null else .pid end)}] | sort_by(.lqpn)' <<<"$output")
 	theirs=$(rdma -j res show qp link "$LAB_RXE/1" | jq -c '[.[] | {lqpn, type: (.type | ascii_downcase),
 		state: (.state | ascii_downcase), pid: (if (.pid // 0) == 0 then null else .pid end)}] | sort_by(.lqpn)')
@@ -107,7 +107,7 @@ create() {
 	run "$RD" -j qp show type ud pid "$HPID"
 	[ "$(jq -c '[.qps[].lqpn]' <<<"$output")" = "[$c]" ]
 	run "$RD" -j qp show "$LAB_RXE"/1 lqpn "$a"
-	[ "$(jq -c '[.qps[] | [.lqpn, .type, .state]]' <<<"$output")" = "[[$a,\"rc\",\"rts\"]]" ]
+	[ "$(jq -c '[.qps[] | [.lqpn, .qp_type, .state]]' <<<"$output")" = "[[$a,\"rc\",\"rts\"]]" ]
 	run "$RD" -j qp show comm qp_holder
 	[ "$(jq '.qps | length' <<<"$output")" -eq 3 ]
 	run "$RD" qp show lqpn 5-x

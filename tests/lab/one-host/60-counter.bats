@@ -112,7 +112,7 @@ kind() { # kind JSON GROUP KIND
 	after=$("$RD" -j counter show)
 	cat "$BATS_TEST_TMPDIR/watch.jsonl"
 	[ "$(wc -l <"$BATS_TEST_TMPDIR/watch.jsonl")" -eq 4 ]
-	jq -e '.schema == 1 and (.rows | type) == "array"' "$BATS_TEST_TMPDIR/watch.jsonl"
+	jq -e '.schema == 2 and (.rows | type) == "array"' "$BATS_TEST_TMPDIR/watch.jsonl"
 	for k in tx_packets rx_packets; do
 		sum=$(jq -s "[.[].rows[] | select(.counter == \"$k\") | .delta] | add // 0" "$BATS_TEST_TMPDIR/watch.jsonl")
 		diff=$(($(kind "$after" traffic $k) - $(kind "$before" traffic $k)))

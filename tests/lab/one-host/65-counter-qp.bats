@@ -34,7 +34,7 @@ teardown() {
 	rdma statistic qp set link "$LAB_RXE/1" auto type on
 	run --separate-stderr "$RD" counter mode "$LAB_RXE/1"
 	assert_success
-	assert_output "$LAB_RXE/1: mode auto by type per-qp-counters unsupported"
+	assert_output "$LAB_RXE/1: mode auto auto type per_qp_counters unsupported"
 }
 
 @test "counter mode set auto on rxe is refused with the unsupported message; the kernel mode stays off" {
@@ -46,7 +46,7 @@ teardown() {
 	# off is harmless and allowed
 	run --separate-stderr "$RD" counter mode set "$LAB_RXE/1" auto off
 	assert_success
-	assert_output "$LAB_RXE/1: mode none per-qp-counters unsupported"
+	assert_output "$LAB_RXE/1: mode none per_qp_counters unsupported"
 }
 
 @test "counter bind on rxe: the kernel's ENOMEM becomes the unsupported message; show qp too" {
