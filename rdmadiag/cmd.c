@@ -342,15 +342,20 @@ static void list_choices(FILE *fp, const void *what, const char *prefix)
 		fprintf(fp, "%s%s", i ? ", " : "", choices[i]);
 }
 
-static void unknown_choice(const struct cmd_opt *opt, const char *value)
+/* A check id the action does not know: its --list says what each one is. */
+static void unknown_choice(const struct cmd_ctx *ctx, const struct cmd_opt *opt, const char *value)
 {
 	char *text = list_text(list_choices, opt->choices, NULL);
+	char see[128] = "";
 
-	usage_error("%s: unknown value '%s' (expected one of: %s)", opt->name, value, text ? text : "?");
+	if (opt->complete == COMPLETE_CHECK_ID && opt_index(ctx->action, "--list") >= 0)
+		snprintf(see, sizeof(see), "; see them with: rdmadiag %s %s --list", ctx->object->name,
+			 ctx->action->name);
+	usage_error("%s: unknown value '%s' (expected one of: %s)%s", opt->name, value, text ? text : "?", see);
 	free(text);
 }
 
-static int check_list_items(const struct cmd_opt *opt, const char *value)
+static int check_list_items(const struct cmd_ctx *ctx, const struct cmd_opt *opt, const char *value)
 {
 	char buf[1024];
 
@@ -366,14 +371,15 @@ static int check_list_items(const struct cmd_opt *opt, const char *value)
 			return -1;
 		}
 		if (opt->choices && !in_choices(opt->choices, item)) {
-			unknown_choice(opt, item);
+			unknown_choice(ctx, opt, item);
 			return -1;
 		}
 	}
 	return 0;
 }
 
-static int set_opt_value(const struct cmd_opt *opt, struct opt_value *v, const char *value)
+static int set_opt_value(const struct cmd_ctx *ctx, const struct cmd_opt *opt, struct opt_value *v,
+			 const char *value)
 {
 	switch (opt->kind) {
 	case OPT_FLAG:
@@ -401,12 +407,12 @@ static int set_opt_value(const struct cmd_opt *opt, struct opt_value *v, const c
 		break;
 	case OPT_CHOICE:
 		if (!in_choices(opt->choices, value)) {
-			unknown_choice(opt, value);
+			unknown_choice(ctx, opt, value);
 			return -1;
 		}
 		break;
 	case OPT_LIST:
-		if (check_list_items(opt, value))
+		if (check_list_items(ctx, opt, value))
 			return -1;
 		break;
 	case OPT_STR:
@@ -541,7 +547,7 @@ static int parse_action_args(struct cmd_ctx *ctx, int argc, char **argv)
 			usage_error("%s needs a value (%s)", opt->name, opt->metavar ? opt->metavar : "VALUE");
 			return -1;
 		}
-		if (set_opt_value(opt, &ctx->opt[idx], value))
+		if (set_opt_value(ctx, opt, &ctx->opt[idx], value))
 			return -1;
 	}
 	ctx->argv = argv;
