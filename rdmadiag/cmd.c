@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "global_opts.h"
 #include "output.h"
 #include "rdmadiag.h"
 
@@ -181,16 +182,15 @@ static void list_actions(FILE *fp, const void *what, const char *prefix)
 void print_top_help(void)
 {
 	printf("Usage: rdmadiag [OPTIONS] OBJECT [ACTION] [ARGS]\n"
-	       "       rdmadiag OBJECT help\n"
+	       "       rdmadiag OBJECT [ACTION] help\n"
+	       "       rdmadiag help [OBJECT [ACTION]]\n"
 	       "       rdmadiag -V\n"
 	       "where  OBJECT := { ");
 	list_objects(stdout, NULL, NULL);
 	printf(" }\n"
-	       "       OPTIONS := { -j, --json | -p, --pretty | -d, --details | -V, --version |\n"
-	       "                    -h, --help | --color [auto|always|never] |\n"
-	       "                    --record DIR | --replay DIR | --snapshot FILE }\n"
-	       "                  (short options combine: -jd is -j -d)\n\n"
-	       "Objects:\n");
+	       "\n");
+	global_opts_print_help(stdout);
+	printf("\nObjects:\n");
 	for (int i = 0; all_objects[i]; i++)
 		printf("  %-9s %s\n", all_objects[i]->name, all_objects[i]->summary);
 	printf("\nUnique prefixes are accepted: 'rdmadiag l s' is 'rdmadiag link show'.\n"
@@ -342,15 +342,20 @@ static void list_choices(FILE *fp, const void *what, const char *prefix)
 		fprintf(fp, "%s%s", i ? ", " : "", choices[i]);
 }
 
-static void unknown_choice(const struct cmd_opt *opt, const char *value)
+/* A check id the action does not know: its --list says what each one is. */
+static void unknown_choice(const struct cmd_ctx *ctx, const struct cmd_opt *opt, const char *value)
 {
 	char *text = list_text(list_choices, opt->choices, NULL);
+	char see[128] = "";
 
-	usage_error("%s: unknown value '%s' (expected one of: %s)", opt->name, value, text ? text : "?");
+	if (opt->complete == COMPLETE_CHECK_ID && opt_index(ctx->action, "--list") >= 0)
+		snprintf(see, sizeof(see), "; see them with: rdmadiag %s %s --list", ctx->object->name,
+			 ctx->action->name);
+	usage_error("%s: unknown value '%s' (expected one of: %s)%s", opt->name, value, text ? text : "?", see);
 	free(text);
 }
 
-static int check_list_items(const struct cmd_opt *opt, const char *value)
+static int check_list_items(const struct cmd_ctx *ctx, const struct cmd_opt *opt, const char *value)
 {
 	char buf[1024];
 
@@ -366,14 +371,15 @@ static int check_list_items(const struct cmd_opt *opt, const char *value)
 			return -1;
 		}
 		if (opt->choices && !in_choices(opt->choices, item)) {
-			unknown_choice(opt, item);
+			unknown_choice(ctx, opt, item);
 			return -1;
 		}
 	}
 	return 0;
 }
 
-static int set_opt_value(const struct cmd_opt *opt, struct opt_value *v, const char *value)
+static int set_opt_value(const struct cmd_ctx *ctx, const struct cmd_opt *opt, struct opt_value *v,
+			 const char *value)
 {
 	switch (opt->kind) {
 	case OPT_FLAG:
@@ -401,12 +407,12 @@ static int set_opt_value(const struct cmd_opt *opt, struct opt_value *v, const c
 		break;
 	case OPT_CHOICE:
 		if (!in_choices(opt->choices, value)) {
-			unknown_choice(opt, value);
+			unknown_choice(ctx, opt, value);
 			return -1;
 		}
 		break;
 	case OPT_LIST:
-		if (check_list_items(opt, value))
+		if (check_list_items(ctx, opt, value))
 			return -1;
 		break;
 	case OPT_STR:
@@ -434,14 +440,6 @@ static void list_opts(FILE *fp, const void *what, const char *prefix)
 			fprintf(fp, "%s%s", n++ ? " | " : "", a->opts[i].name);
 }
 
-static bool is_global_opt(const char *name)
-{
-	static const char *const global[] = { "--json", "--pretty", "--details", "--color", "--colour",
-					      "--record", "--replay", "--version", NULL };
-
-	return in_choices(global, name);
-}
-
 /* Find an option by exact name or unique prefix; reports errors itself. */
 static int find_opt(const struct cmd_ctx *ctx, const char *name)
 {
@@ -463,9 +461,32 @@ static int find_opt(const struct cmd_ctx *ctx, const char *name)
 
 	usage_error("%s option '%s' for '%s %s' (options: %s%s)", n ? "ambiguous" : "unknown", name,
 		    ctx->object->name, a->name, text && *text ? text : "none",
-		    is_global_opt(name) ? "; global options go before OBJECT" : "");
+		    global_opt_find(name) ? "; global options go before OBJECT" : "");
 	free(text);
 	return -1;
+}
+
+/* "-only", "-json", "-j", "-x" after the action: what it looks like, when anything. */
+static void unknown_dash_option(const struct cmd_ctx *ctx, const char *w)
+{
+	const char *obj = ctx->object->name, *act = ctx->action->name;
+	const struct global_opt *g = global_opt_find(w), *like = global_opt_like(w);
+	char dashed[128], spelled[64];
+
+	snprintf(dashed, sizeof(dashed), "-%.*s", (int)strcspn(w, "="), w);
+	if (strlen(w) > 2 && opt_index(ctx->action, dashed) >= 0) {
+		usage_error("unknown option '%s' for '%s %s'; did you mean %s?", w, obj, act, dashed);
+	} else if (g) {
+		usage_error("unknown option '%s' for '%s %s': %s is a global option, it goes before OBJECT (rdmadiag %s %s %s)",
+			    w, obj, act, w, w, obj, act);
+	} else if (like) {
+		global_opt_spelling(like, spelled, sizeof(spelled));
+		usage_error("unknown option '%s' for '%s %s'; did you mean %s? It is a global option, it goes before "
+			    "OBJECT", w, obj, act, spelled);
+	} else {
+		usage_error("unknown option '%s' for '%s %s' (options are --long; global options go before OBJECT)", w,
+			    obj, act);
+	}
 }
 
 /* Split argv into positional words and options of the action. */
@@ -482,8 +503,7 @@ static int parse_action_args(struct cmd_ctx *ctx, int argc, char **argv)
 
 		if (!short_opt && (opts_done || strncmp(w, "--", 2) || !strcmp(w, "-"))) {
 			if (!opts_done && w[0] == '-' && w[1] && strcmp(w, "-")) {
-				usage_error("unknown option '%s' for '%s %s' (options are --long; global options go before OBJECT)",
-					    w, ctx->object->name, a->name);
+				unknown_dash_option(ctx, w);
 				return -1;
 			}
 			if (ctx->argc >= MAX_POSITIONAL) {
@@ -527,7 +547,7 @@ static int parse_action_args(struct cmd_ctx *ctx, int argc, char **argv)
 			usage_error("%s needs a value (%s)", opt->name, opt->metavar ? opt->metavar : "VALUE");
 			return -1;
 		}
-		if (set_opt_value(opt, &ctx->opt[idx], value))
+		if (set_opt_value(ctx, opt, &ctx->opt[idx], value))
 			return -1;
 	}
 	ctx->argv = argv;
@@ -569,28 +589,63 @@ void cmd_set_runner(cmd_runner run)
 /* Everything cmd_dispatch() does before the handler runs: -1 and ctx filled
  * when the command is to run, else its exit code (help printed, or a usage
  * error said). argv is compacted in place. */
-static int cmd_parse(int argc, char **argv, struct cmd_ctx *ctx)
+/* OBJECT, a unique prefix of one, or a usage error naming the candidates. */
+static const struct object *find_object(const char *word)
 {
 	int ambiguous;
+	const struct object *obj = object_find(word, &ambiguous);
 
+	if (!obj) {
+		char *text = list_text(list_objects, NULL, ambiguous ? word : NULL);
+
+		usage_error("%s object '%s' (candidates: %s; try: rdmadiag help)", ambiguous ? "ambiguous" : "unknown",
+			    word, text ? text : "?");
+		free(text);
+	}
+	return obj;
+}
+
+/* `rdmadiag help OBJECT [ACTION]`: what `rdmadiag OBJECT [ACTION] help` prints. */
+static int help_for(int argc, char **argv)
+{
+	const struct object *obj = find_object(argv[0]);
+	const struct action *a;
+
+	if (!obj)
+		return EXIT_USAGE;
+	if (argc == 1) {
+		print_object_help(obj);
+		return EXIT_OK;
+	}
+	if (!(a = find_action(obj, argv[1])))
+		return EXIT_USAGE;
+	if (argc > 2) {
+		usage_error("help takes OBJECT [ACTION], got '%s' after '%s %s'", argv[2], obj->name, a->name);
+		return EXIT_USAGE;
+	}
+	print_action_usage(obj, a, true);
+	return EXIT_OK;
+}
+
+/* Everything cmd_dispatch() does before the handler runs: -1 and ctx filled
+ * when the command is to run, else its exit code (help printed, or a usage
+ * error said). argv is compacted in place. */
+static int cmd_parse(int argc, char **argv, struct cmd_ctx *ctx)
+{
 	if (argc < 1) {
 		usage_error("no OBJECT given (Usage: rdmadiag [OPTIONS] OBJECT [ACTION] [ARGS]; try: rdmadiag help)");
 		return EXIT_USAGE;
 	}
+	if (argc > 1 && !strcmp(argv[0], "help"))
+		return help_for(argc - 1, argv + 1);
 	if (is_help_word(argv[0])) {
 		print_top_help();
 		return EXIT_OK;
 	}
-	const struct object *obj = object_find(argv[0], &ambiguous);
+	const struct object *obj = find_object(argv[0]);
 
-	if (!obj) {
-		char *text = list_text(list_objects, NULL, ambiguous ? argv[0] : NULL);
-
-		usage_error("%s object '%s' (candidates: %s; try: rdmadiag help)", ambiguous ? "ambiguous" : "unknown",
-			    argv[0], text ? text : "?");
-		free(text);
+	if (!obj)
 		return EXIT_USAGE;
-	}
 	argc--, argv++;
 
 	const struct action *a = obj->actions;	/* the first action is the default */

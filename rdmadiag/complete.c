@@ -33,29 +33,12 @@
 #include "../netlink/res.h"
 #include "../netlink/source.h"
 #include "../netlink/sysfs.h"
+#include "global_opts.h"
 #include "rdmadiag.h"
 #include "recent.h"
 #include "resource.h"
 
 #define IB_CLASS "/sys/class/infiniband"
-
-struct global_opt {
-	const char *name;
-	bool takes_value;		/* as "--name VALUE" or "--name=VALUE" */
-	enum complete_kind value;	/* what completes that value */
-};
-
-/* Must match parse_global() in main.c. --color takes an optional value: =WHEN or WHEN. */
-static const struct global_opt global_opts[] = {
-	{ "-j", false }, { "--json", false }, { "-p", false }, { "--pretty", false },
-	{ "-d", false }, { "--details", false }, { "-V", false }, { "--version", false },
-	{ "-h", false }, { "--help", false }, { "--color", false },
-	{ "--record", true, COMPLETE_DIR }, { "--replay", true, COMPLETE_DIR },
-	{ "--snapshot", true, COMPLETE_FILE },	/* the .tar of system snapshot */
-	{ NULL, false },
-};
-
-static const char *const color_values[] = { "auto", "always", "never", NULL };
 
 static bool starts_with(const char *s, const char *prefix)
 {
@@ -563,22 +546,46 @@ static void complete_after_object(const struct line *l, int i, const struct obje
 	complete_action_args(l, i, a);
 }
 
-static const struct global_opt *find_global(const char *w)
+static bool in_choices(const char *const *choices, const char *w)
 {
-	for (const struct global_opt *g = global_opts; g->name; g++)
-		if (!strcmp(g->name, w))
-			return g;
-	return NULL;
+	for (int i = 0; choices && choices[i]; i++)
+		if (!strcmp(choices[i], w))
+			return true;
+	return false;
 }
 
+/* The global option of a word before OBJECT: "-j", "--record"; NULL for
+ * "--record=DIR" and anything else that carries its own value. */
+static const struct global_opt *find_global(const char *w)
+{
+	const struct global_opt *g = global_opt_find(w);
+
+	return g && !strchr(w, '=') ? g : NULL;
+}
+
+/* Each option by its short and long name ("-j", "--json"); "--color=" its values. */
 static void emit_globals(const char *cur)
 {
-	if (starts_with(cur, "--color=")) {
-		emit_list("--color=", color_values, cur);
-		return;
+	for (const struct global_opt *g = global_opts; g->name; g++) {
+		char head[64];
+
+		if (g->flags & GOPT_ALIAS)
+			continue;
+		snprintf(head, sizeof(head), "%s=", g->name);
+		if (g->choices && starts_with(cur, head)) {
+			emit_list(head, g->choices, cur);
+			return;
+		}
 	}
-	for (const struct global_opt *g = global_opts; g->name; g++)
+	for (const struct global_opt *g = global_opts; g->name; g++) {
+		char s[3] = { '-', g->short_name, '\0' };
+
+		if (g->flags & GOPT_ALIAS)
+			continue;
+		if (g->short_name)
+			emit("", s, cur);
 		emit("", g->name, cur);
+	}
 }
 
 static void complete_line(const struct line *l)
@@ -597,14 +604,11 @@ static void complete_line(const struct line *l)
 		}
 		const struct global_opt *g = find_global(w);
 
-		if ((!strcmp(w, "--color") || !strcmp(w, "--colour")) && i + 1 < l->cword &&
-		    (!strcmp(l->words[i + 1], "auto") || !strcmp(l->words[i + 1], "always") ||
-		     !strcmp(l->words[i + 1], "never")))
-			i++;	/* its optional value, as main.c takes it */
-
-		if (g && g->takes_value) {
+		if (g && g->arg == GOPT_OPTIONAL && i + 1 < l->cword && in_choices(g->choices, l->words[i + 1]))
+			i++;	/* its optional value, as the parser takes it */
+		if (g && g->arg == GOPT_VALUE) {
 			if (i + 1 == l->cword) {
-				emit_kind(g->value, "", l->cur);
+				emit_kind(g->complete, "", l->cur);
 				return;
 			}
 			i++;
@@ -616,8 +620,10 @@ static void complete_line(const struct line *l)
 			return;
 		}
 		/* after a bare --color: its value or, since it is optional, an object */
-		if (i > 1 && !strcmp(l->words[i - 1], "--color"))
-			emit_list("", color_values, l->cur);
+		const struct global_opt *g = i > 1 ? find_global(l->words[i - 1]) : NULL;
+
+		if (g && g->arg == GOPT_OPTIONAL)
+			emit_list("", g->choices, l->cur);
 		for (int j = 0; all_objects[j]; j++)
 			emit("", all_objects[j]->name, l->cur);
 		emit("", "help", l->cur);
@@ -789,14 +795,30 @@ static void dump_action(const struct action *a)
 	printf("]}");
 }
 
+static void dump_global(const char *name, const struct global_opt *g, int n)
+{
+	printf("%s{\"name\":", n ? "," : "");
+	json_str(name);
+	printf(",\"takes_value\":%s,\"complete\":\"%s\",\"help\":", g->arg == GOPT_VALUE ? "true" : "false",
+	       KIND_NAME(complete_kind_names, g->complete));
+	json_str(g->help);
+	printf("}");
+}
+
 int tables_main(void)
 {
+	int n = 0;
+
+	/* one entry per spelling ("-j", "--json"): what a command line may hold */
 	printf("{\"global_options\":[");
 	for (const struct global_opt *g = global_opts; g->name; g++) {
-		printf("%s{\"name\":", g == global_opts ? "" : ",");
-		json_str(g->name);
-		printf(",\"takes_value\":%s,\"complete\":\"%s\"}", g->takes_value ? "true" : "false",
-		       KIND_NAME(complete_kind_names, g->value));
+		char s[3] = { '-', g->short_name, '\0' };
+
+		if (g->flags & GOPT_ALIAS)
+			continue;
+		if (g->short_name)
+			dump_global(s, g, n++);
+		dump_global(g->name, g, n++);
 	}
 	printf("],\"objects\":[");
 	for (int i = 0; all_objects[i]; i++) {

@@ -13,6 +13,7 @@
 #include <time.h>
 
 #include "check.h"
+#include "check_select.h"
 #include "common.h"
 #include "counter_map.h"
 #include "counter_qp.h"
@@ -552,6 +553,7 @@ struct check_rule {
 	enum ctr_kind kinds[5];		/* K_NONE ends */
 	enum verdict when_rising;
 	const char *what;		/* "retransmissions" for the measured text */
+	const char *title;		/* one line for --list */
 	const char *hint;
 };
 
@@ -561,23 +563,41 @@ static const char loss_hint[] =
 	"ports, and for a tc qdisc (netem) on the netdev";
 
 static const struct check_rule rules[] = {
-	{ "counter.retrans", { K_RETRANS, K_RETRY_EXCEEDED }, V_FAIL, "retransmissions", loss_hint },
-	{ "counter.seq_err", { K_SEQ_ERR, K_DUPLICATE }, V_FAIL, "sequence errors", loss_hint },
+	{ "counter.retrans", { K_RETRANS, K_RETRY_EXCEEDED }, V_FAIL, "retransmissions",
+	  "retransmissions or exceeded retries rose: packets are lost on the path", loss_hint },
+	{ "counter.seq_err", { K_SEQ_ERR, K_DUPLICATE }, V_FAIL, "sequence errors",
+	  "sequence errors or duplicate requests rose: packets are lost or reordered", loss_hint },
 	{ "counter.timeout", { K_ACK_TIMEOUT }, V_FAIL, "ACK timeouts",
+	  "ACK timeouts rose: packets or ACKs are lost, or the peer stopped answering",
 	  "packets or their ACKs are lost, or the peer stopped answering; check PFC/ECN and the peer's state" },
 	{ "counter.rnr", { K_RNR, K_RNR_EXCEEDED, K_OUT_OF_BUFFER }, V_WARN, "RNR NAKs or drops for lack of receive buffers",
+	  "RNR NAKs or out-of-buffer drops rose: a receiver posts too few receive buffers",
 	  "the receiver is not posting receive buffers fast enough: the application must post more receives "
 	  "(or use an SRQ); raising min_rnr_timer/rnr_retry only hides it" },
 	{ "counter.cnp", { K_CNP_SENT, K_CNP_HANDLED, K_ECN_MARKED }, V_WARN, "congestion notifications",
+	  "congestion notifications (CNP, ECN marks) rose: the fabric is congested",
 	  "congestion is being handled: switches mark ECN and DCQCN slows the senders; if throughput is low, "
 	  "look at incast patterns and the switches' ECN thresholds and buffers" },
 	{ "counter.link_downed", { K_LINK_DOWNED }, V_FAIL, "link down events",
+	  "the link went down: a flapping cable, transceiver or switch port",
 	  "the link is flapping: check the cable, transceiver and switch port (switch logs, 'ethtool' link state)" },
 	{ "counter.symbol_err", { K_SYMBOL_ERR, K_LINK_RECOVERY, K_RX_ERRORS }, V_WARN, "physical errors",
+	  "physical errors (symbol errors, link recoveries, receive errors) rose",
 	  "physical layer errors: reseat or replace the cable or transceiver, check the switch port" },
 	{ "counter.pause", { K_PAUSE_RX, K_PAUSE_TX, K_PFC_RX, K_PFC_TX }, V_WARN, "pause/PFC frames",
+	  "pause or PFC frames rose: a congested or slow receiver pushes back",
 	  "the fabric is pushing back with pause frames: a congested or slow receiver; sustained pauses can "
 	  "spread (head-of-line blocking, PFC storms)" },
+};
+
+#define NRULES (sizeof(rules) / sizeof(rules[0]))
+
+/* --only/--skip accept these: a static list, not one filled from rules[] at
+ * start-up, since system check reads it from its own constructor; a host test
+ * holds it equal to --list. */
+static const char *const check_ids[] = {
+	"counter.retrans", "counter.seq_err", "counter.timeout", "counter.rnr", "counter.cnp",
+	"counter.link_downed", "counter.symbol_err", "counter.pause", NULL,
 };
 
 static void check_rule(const struct check_rule *rule, const struct sample *old, const struct port_ctr *p,
@@ -627,15 +647,13 @@ static bool port_idle(const struct sample *old, const struct port_ctr *p)
 	return true;
 }
 
-/* --skip ID,...: the dispatcher checked every word against check_ids. */
-static bool skipped(const struct cmd_ctx *ctx, const char *id)
+/* --list: every rule, one line each; the devices are not read. */
+static int list_rules(void)
 {
-	size_t len = strlen(id);
-
-	for (const char *p = ctx_opt_str(ctx, "--skip", NULL); p && *p; p = strchr(p, ',') ? strchr(p, ',') + 1 : NULL)
-		if (!strncmp(p, id, len) && (p[len] == ',' || !p[len]))
-			return true;
-	return false;
+	check_list_begin();
+	for (size_t i = 0; i < NRULES; i++)
+		check_list_row(&(struct check_desc){ rules[i].id, "port", "any", rules[i].title });
+	return check_list_end();
 }
 
 /* A host without RDMA netlink, or without a device: kernel.rdma fails, as in
@@ -670,7 +688,10 @@ static int counter_check(struct cmd_ctx *ctx)
 
 	if (rc)
 		return rc;
-	if (read_interval_opt(ctx, 2, &interval))
+	if (ctx_opt(ctx, "--list")->set)
+		return list_rules();
+	if (read_interval_opt(ctx, 2, &interval) ||
+	    check_only_skip_conflict(ctx_opt_str(ctx, "--only", NULL), ctx_opt_str(ctx, "--skip", NULL), check_ids))
 		return EXIT_USAGE;
 	/* report merge names the node by it, as for link check */
 	out_set_host(local_host_name());
@@ -692,8 +713,8 @@ static int counter_check(struct cmd_ctx *ctx)
 	for (int i = 0; !rc && i < now.n; i++) {
 		bool idle = port_idle(&old, &now.p[i]);
 
-		for (size_t j = 0; j < sizeof(rules) / sizeof(rules[0]); j++)
-			if (!skipped(ctx, rules[j].id))
+		for (size_t j = 0; j < NRULES; j++)
+			if (check_selected(ctx, rules[j].id))
 				check_rule(&rules[j], &old, &now.p[i], now.mono - old.mono, idle, &sum, fmt);
 	}
 	out_list_end();
@@ -764,12 +785,9 @@ static const struct cmd_opt watch_opts[] = {
 	{ 0 },
 };
 
-static const char *const check_ids[] = {
-	"counter.retrans", "counter.seq_err", "counter.timeout", "counter.rnr", "counter.cnp",
-	"counter.link_downed", "counter.symbol_err", "counter.pause", NULL,
-};
-
 static const struct cmd_opt check_opts[] = {
+	{ "--list", OPT_FLAG, NULL, "print the checks with one-line descriptions and exit", NULL, 0, 0, COMPLETE_NONE },
+	{ "--only", OPT_LIST, "ID,...", "run only these checks", check_ids, 0, 0, COMPLETE_CHECK_ID },
 	{ "--skip", OPT_LIST, "ID,...", "leave these checks out", check_ids, 0, 0, COMPLETE_CHECK_ID },
 	{ "--interval", OPT_SECONDS, "S", "seconds between the two samples (default 2)", NULL, 0, 3600, COMPLETE_NONE },
 	{ "--strict", OPT_FLAG, NULL, "warnings also give exit code 1", NULL, 0, 0, COMPLETE_NONE },

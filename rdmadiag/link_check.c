@@ -12,6 +12,7 @@
 #include "../netlink/nl.h"
 #include "../netlink/source.h"
 #include "../verbs/verbs.h"
+#include "check_select.h"
 #include "common.h"
 #include "link_check.h"
 #include "output.h"
@@ -69,13 +70,6 @@ static void finish(const struct check_summary *sum)
 		check_print_summary(sum);
 }
 
-static const struct field list_fields[] = {
-	{ "id", NULL, FT_STR, FF_HEAD, NULL },
-	{ "scope", NULL, FT_TOKEN, 0, NULL },
-	{ "applies_to", NULL, FT_TOKEN, 0, NULL },
-	{ "title", NULL, FT_STR, 0, NULL },
-};
-
 static const char *scope_token(enum lc_scope s)
 {
 	static const char *const tokens[] = { "host", "device", "port", "gpu", "host" };
@@ -90,64 +84,19 @@ static const char *applies_token(enum lc_applies a)
 
 static int list_checks(void)
 {
-	out_list_begin("checks");
-	for (const struct lc_check *c = lc_checks; c->id; c++) {
-		if (!out_is_json()) {
-			out_text("%-18s %-6s %s\n", c->id, scope_token(c->scope), c->title);
-			continue;
-		}
-		out_obj_begin(NULL);
-		out_str(&list_fields[0], c->id);
-		out_token(&list_fields[1], scope_token(c->scope));
-		out_token(&list_fields[2], applies_token(c->applies));
-		out_str(&list_fields[3], c->title);
-		out_obj_end();
-	}
-	out_list_end();
-	return EXIT_OK;
+	check_list_begin();
+	for (const struct lc_check *c = lc_checks; c->id; c++)
+		check_list_row(&(struct check_desc){ c->id, scope_token(c->scope), applies_token(c->applies), c->title });
+	return check_list_end();
 }
 
 /* ---- selection ---- */
 
-static bool in_list(const char *list, const char *id)
-{
-	size_t n = strlen(id);
-
-	for (const char *p = list; p && *p;) {
-		const char *comma = strchr(p, ',');
-		size_t len = comma ? (size_t)(comma - p) : strlen(p);
-
-		if (len == n && !strncmp(p, id, n))
-			return true;
-		p = comma ? comma + 1 : NULL;
-	}
-	return false;
-}
-
 static bool selected(const struct cmd_ctx *ctx, const struct lc_check *c)
 {
-	const struct opt_value *only = ctx_opt(ctx, "--only"), *skip = ctx_opt(ctx, "--skip");
-
-	if (only->set && !in_list(only->str, c->id))
+	if (!check_selected(ctx, c->id))
 		return false;
-	if (skip->set && in_list(skip->str, c->id))
-		return false;
-	if (c->needs_opt && !ctx_opt(ctx, c->needs_opt)->set)
-		return false;
-	return true;
-}
-
-/* A check both in --only and in --skip: the user means one of them, say so. */
-static int only_skip_conflict(const struct cmd_ctx *ctx)
-{
-	const struct opt_value *only = ctx_opt(ctx, "--only"), *skip = ctx_opt(ctx, "--skip");
-
-	for (int i = 0; only->set && skip->set && check_ids[i]; i++)
-		if (in_list(only->str, check_ids[i]) && in_list(skip->str, check_ids[i])) {
-			usage_error("%s is in --only and in --skip; give it in one of them", check_ids[i]);
-			return EXIT_USAGE;
-		}
-	return 0;
+	return !c->needs_opt || ctx_opt(ctx, c->needs_opt)->set;
 }
 
 /* ---- gathering ---- */
@@ -231,7 +180,7 @@ static bool asked_for(const struct cmd_ctx *ctx, const struct lc_check *c)
 {
 	const struct opt_value *only = ctx_opt(ctx, "--only");
 
-	return (only->set && in_list(only->str, c->id)) || (c->judges_opt && ctx_opt(ctx, c->judges_opt)->set);
+	return (only->set && list_has(only->str, c->id)) || (c->judges_opt && ctx_opt(ctx, c->judges_opt)->set);
 }
 
 static void run_other_layer(const struct lc_check *c, const struct lc_port *p, struct check_summary *sum)
@@ -330,7 +279,8 @@ int link_check(struct cmd_ctx *ctx)
 		return rc;
 	if (ctx_opt(ctx, "--list")->set)
 		return list_checks();
-	if (ctx_dev_port(ctx, &sel) || only_skip_conflict(ctx))
+	if (ctx_dev_port(ctx, &sel) ||
+	    check_only_skip_conflict(ctx_opt_str(ctx, "--only", NULL), ctx_opt_str(ctx, "--skip", NULL), check_ids))
 		return EXIT_USAGE;
 	out_set_host(local_host_name());
 	rc = nl_require();

@@ -1864,7 +1864,7 @@ static const struct stage *failed_stage(const struct peer_run *pr)
 
 static void text_row_header(void)
 {
-	out_text("%-39s %-7s %-16s %9s %10s\n", "PEER", "VERDICT", "FAILED STAGE", "P50 US", "BW GB/S");
+	out_text("%-39s %-7s %-16s %9s %10s\n", "PEER", "VERDICT", "FAILED STAGE", "P50 us", "BW Gb/s");
 }
 
 /* The first stage that warned: what a warn row explains. */

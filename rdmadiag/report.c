@@ -384,8 +384,8 @@ static void text_path_nodes(const struct merged *mg)
 
 static void text_worst_pairs(const struct fleet_model *m)
 {
-	out_text("worst pairs:\n%-24s %-24s %-7s %-16s %9s %9s\n", "FROM", "TO", "VERDICT", "FAILED STAGE", "P50 US",
-		 "BW GB/S");
+	out_text("worst pairs:\n%-24s %-24s %-7s %-16s %9s %9s\n", "FROM", "TO", "VERDICT", "FAILED STAGE", "P50 us",
+		 "BW Gb/s");
 	for (size_t i = 0; i < m->npairs && i < TEXT_TOP; i++) {
 		const struct rf_pair *p = &m->pairs[i];
 		const char *tok = verdict_token(p->verdict);

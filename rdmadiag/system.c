@@ -25,6 +25,7 @@
 #include "../netlink/pcitopo.h"
 #include "../netlink/source.h"
 #include "check.h"
+#include "check_select.h"
 #include "common.h"
 #include "link_check.h"
 #include "objects.h"
@@ -270,11 +271,11 @@ __attribute__((constructor)) static void fill_system_ids(void)
 
 static bool id_selected(const struct system_args *a, const char *id)
 {
-	return (!a->only || list_has(a->only, id)) && !(a->skip && list_has(a->skip, id));
+	return check_id_selected(a->only, a->skip, id);
 }
 
 /* The --skip for a layer's command: those of its ids that are not selected
- * (so --only reaches counter check, which has no --only, as well). Returns
+ * (one option for every layer, whatever options the layer's command has). Returns
  * how many of its ids are selected; 0: the layer has nothing to run and says
  * so in its note. */
 static int layer_selection(const struct system_run *s, struct layer *l, const char *const *ids, char *skip)
@@ -771,11 +772,8 @@ static int parse_args(const struct cmd_ctx *ctx, struct system_args *a)
 	a->strict = ctx_opt(ctx, "--strict")->set;
 	a->only = ctx_opt_str(ctx, "--only", NULL);
 	a->skip = ctx_opt_str(ctx, "--skip", NULL);
-	for (int k = 0; a->only && a->skip && system_ids[k]; k++)
-		if (list_has(a->only, system_ids[k]) && list_has(a->skip, system_ids[k])) {
-			usage_error("%s is in --only and in --skip; give it in one of them", system_ids[k]);
-			return -1;
-		}
+	if (check_only_skip_conflict(a->only, a->skip, system_ids))
+		return -1;
 	a->interval = ctx_opt_dbl(ctx, "--interval", 1.0);
 	a->interval_str = ctx_opt_str(ctx, "--interval", "1");
 	if (a->interval < INTERVAL_MIN_S) {	/* the dispatcher's bound (OPT_SECONDS): never met */

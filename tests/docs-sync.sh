@@ -162,7 +162,7 @@ for page in "$DOC"/*.8; do
 		# shellcheck disable=SC2046 # words on purpose
 		set -- $(parse_command "$line")
 		[ $# -ge 1 ] || continue
-		case $1 in OBJECT | \<*) continue ;; esac
+		case $1 in OBJECT | help | \<*) continue ;; esac
 		is_object "$1" || { problem "$page SYNOPSIS: object '$1' is not in the tables"; continue; }
 		[ $# -ge 2 ] && [[ $2 != [\[-]* ]] && ! is_action "$1" "$2" &&
 			problem "$page SYNOPSIS: action '$1 $2' is not in the tables"

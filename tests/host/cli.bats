@@ -24,6 +24,59 @@ bats_require_minimum_version 1.5.0
 	[ "$a" = "$b" ] && [ "$a" = "$c" ]
 }
 
+@test "help OBJECT [ACTION] prints what OBJECT [ACTION] help prints; an unknown word exits 2 as without help" {
+	run -0 rd help link
+	assert_output "$(rd link help)"
+	run -0 rd help l c
+	assert_output "$(rd link check help)"
+	run -0 rd help counter check
+	assert_output "$(rd counter check --help)"
+	assert_output --partial '--list'
+	run -2 --separate-stderr rd help lnk
+	assert_equal "$stderr" "$(rd lnk 2>&1)"
+	run -2 --separate-stderr rd help link frob
+	assert_equal "$stderr" "$(rd link frob 2>&1)"
+	run -2 --separate-stderr rd help link check extra
+	assert_equal "$stderr" "rdmadiag: help takes OBJECT [ACTION], got 'extra' after 'link check'"
+}
+
+@test "help lists every global option of the table once, with its help line" {
+	run -0 rd help
+	while IFS=$'\t' read -r name help; do
+		[ "$(grep -F -- "$help" <<<"$output" | grep -cE "^  (-[a-zA-Z], )?$name( |\$)")" = 1 ] ||
+			fail "no help line for $name: $help"
+	done < <(rd __tables | jq -r '.global_options[] | select(.name | startswith("--")) | "\(.name)\t\(.help)"')
+	assert_output --partial 'OPTIONS := { -j, --json | -p, --pretty | -d, --details | -V, --version |'
+	refute_output --partial '--colour'
+}
+
+@test "-json and other single-dash long names: exit 2 naming what was typed and the option meant" {
+	run -2 --separate-stderr rd -json dev show
+	assert_equal "$stderr" "rdmadiag: unknown option '-json'; did you mean -j (--json)?"
+	assert_equal "$output" ""
+	run -2 --separate-stderr rd -details link show
+	assert_equal "$stderr" "rdmadiag: unknown option '-details'; did you mean -d (--details)?"
+	run -2 --separate-stderr rd -replay "$FIXTURES/lab-rxe" dev show
+	assert_equal "$stderr" "rdmadiag: unknown option '-replay'; did you mean --replay?"
+	# after OBJECT: the same hint, and where a global option goes
+	run -2 --separate-stderr rd dev show -json
+	assert_equal "$stderr" "rdmadiag: unknown option '-json' for 'dev show'; did you mean -j (--json)? It is a global option, it goes before OBJECT"
+	# a group of short flags with an unknown letter names the letter, as before
+	run -2 --separate-stderr rd -jq dev show
+	assert_equal "$stderr" "rdmadiag: unknown option '-q' in '-jq' (global options: -j -p -d -V -h --color --record --replay --snapshot)"
+}
+
+@test "--snapshot FILE help: the help, exit 0, the file not even opened" {
+	run -0 rd --snapshot "$BATS_TEST_TMPDIR/no-such.tar" help
+	assert_output "$(rd help)"
+	run -0 rd --snapshot "$BATS_TEST_TMPDIR/no-such.tar" help link check
+	assert_output "$(rd link check help)"
+	run -0 rd --snapshot="$BATS_TEST_TMPDIR/no-such.tar" -h
+	assert_output "$(rd help)"
+	run -2 rd --snapshot "$BATS_TEST_TMPDIR/no-such.tar" help lnk
+	assert_output "$(rd help lnk 2>&1)"
+}
+
 @test "link help names the actions without opening netlink" {
 	# LeakSanitizer cannot run under ptrace; the leak check is done by every other test
 	ASAN_OPTIONS=detect_leaks=0 run strace -f -e trace=socket "$RDMADIAG" link help

@@ -80,6 +80,32 @@ walk_tables() {
 	refute_line 'list'	# hidden alias
 }
 
+@test "global options: every short and long name of the table is offered, the parser takes each" {
+	t=$(tables)
+	[ "$(jq -r '.global_options[].name' <<<"$t" | sort)" = "$(rd __complete 1 rdmadiag - | sort)" ]
+	jq -r '.global_options[].name' <<<"$t" | grep -qxF -- --snapshot
+	jq -r '.global_options[].name' <<<"$t" | grep -qxF -- -h
+	while read -r name takes; do
+		if [ "$takes" = true ]; then
+			# --replay reads its directory before dispatch; the others' values are not opened for help
+			v=$BATS_TEST_TMPDIR/x
+			[ "$name" != --replay ] || v=$FIXTURES/lab-rxe
+			run rd "$name" "$v" help
+		else
+			run rd "$name" help
+		fi
+		[ "$status" -eq 0 ] || fail "rdmadiag $name ... help exits $status"
+	done < <(jq -r '.global_options[] | "\(.name) \(.takes_value)"' <<<"$t")
+	run bash_complete 'rdmadiag -'
+	assert_line '-j'
+	assert_line '--snapshot'
+	refute_line '--colour'	# another spelling, parsed but not offered
+	run bash_complete 'rdmadiag --colour never l'
+	assert_output 'link'
+	run bash_complete 'rdmadiag -j --snapshot x.tar -d l'
+	assert_output 'link'
+}
+
 @test "bash: --color=WHEN splits at = the way readline does" {
 	run bash_complete 'rdmadiag --color=n'
 	assert_output 'never'

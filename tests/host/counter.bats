@@ -170,6 +170,38 @@ fx() {
 	assert_output --partial '8 pass, 0 warn, 0 fail, 0 skip'
 }
 
+@test "check --list: every rule id with a one-line description, text and JSON, no device read" {
+	# no --replay: this host's devices (or none) do not matter
+	run -0 --separate-stderr rd counter check --list
+	assert_equal "$stderr" ""
+	ids=$(rd __tables | jq -r '.objects[] | select(.name == "counter") | .actions[] | select(.name == "check")
+		| .options[] | select(.name == "--only") | .choices[]')
+	[ "$(awk '{print $1}' <<<"$output")" = "$ids" ]
+	for id in $ids; do
+		assert_line --regexp "^$id +port +[a-zA-Z].{20,}$"
+	done
+	run -0 --separate-stderr rd -j counter check --list
+	jq -e --arg ids "$ids" '[.checks[].id] == ($ids | split("\n"))
+		and all(.checks[]; .scope == "port" and .applies_to == "any" and (.title | length) > 20)' <<<"$output"
+	# as link check --list: the same keys
+	jq -e --argjson l "$(rd -j link check --list)" '(.checks[0] | keys) == ($l.checks[0] | keys)' <<<"$output"
+}
+
+@test "check --only runs those rules alone; --skip leaves them out; ids are checked" {
+	run -0 --separate-stderr rd --replay "$IRDMA" -j counter check --interval 0.01 --only counter.retrans,counter.pause
+	jq -e '[.checks[].id] == ["counter.retrans","counter.pause"] and .summary.pass == 2' <<<"$output"
+	run -0 rd --replay "$MLX5" counter check --interval 0.01 --only counter.cnp
+	assert_output --partial 'PASS  counter.cnp            mlx5_0/1'
+	assert_line '1 pass, 0 warn, 0 fail, 0 skip'
+	run -0 --separate-stderr rd --replay "$MLX5" -j counter check --interval 0.01 --skip counter.cnp,counter.rnr
+	jq -e '[.checks[].id] | index("counter.cnp") == null and index("counter.rnr") == null and length == 6' <<<"$output"
+	run -2 --separate-stderr rd --replay "$MLX5" counter check --only counter.retrans,counter.bogus
+	[[ $stderr == *"--only: unknown value 'counter.bogus' (expected one of: counter.retrans,"* ]]
+	[[ $stderr == *"; see them with: rdmadiag counter check --list" ]]
+	run -2 --separate-stderr rd --replay "$MLX5" counter check --only counter.rnr --skip counter.rnr
+	assert_equal "$stderr" "rdmadiag: counter.rnr is in --only and in --skip; give it in one of them"
+}
+
 @test "check --format openmetrics: verdicts as a gauge per verdict, totals per command" {
 	run rd --replay "$MLX5" counter check --interval 0.01 --format openmetrics
 	assert_success

@@ -51,7 +51,7 @@ setup() {
 @test "two peers with nothing listening: one row each with the failing stage, the cause and the hint" {
 	run --separate-stderr rd path test peer 127.0.0.1 peer 127.0.0.1 --port "$PORT"
 	assert_failure 3	# the host has no RDMA: exit 3 as for one peer
-	assert_line --index 0 --regexp "^PEER +VERDICT +FAILED STAGE +P50 US +BW GB/S$"
+	assert_line --index 0 --regexp "^PEER +VERDICT +FAILED STAGE +P50 us +BW Gb/s$"
 	[ "$(grep -c '^127.0.0.1 .* fail .*path.control  *- *-$' <<<"$output")" = 2 ]
 	assert_line "    nothing listening on 127.0.0.1 port $PORT (connection refused)"
 	assert_line "2 peers: 0 pass, 0 warn, 2 fail"

@@ -32,6 +32,8 @@ link_template() {
 	assert_line --regexp "^node000 +2 +1 +1 +126$"
 	first_pair=$(grep -A2 '^worst pairs:' <<<"$output" | tail -1)
 	[[ "$first_pair" =~ ^node017\ +node000\ +fail\ +path.control ]]
+	# units as written elsewhere: microseconds and gigabits per second
+	assert_line --regexp '^FROM +TO +VERDICT +FAILED STAGE +P50 us +BW Gb/s$'
 	# full row and column: row 0 is all F but the diagonal, every other row starts with F
 	assert_line --regexp "^   0 node017 +\\\\F{63}$"
 	[ "$(grep -cE '^ +[0-9]+ node[0-9]+ +F[.\\]{63}$' <<<"$output")" = 63 ]

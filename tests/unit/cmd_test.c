@@ -113,6 +113,13 @@ int main(void)
 	ok(run("alpha shout --count 1") == EXIT_USAGE, "an action without options refuses them");
 	ok(run("alpha show help") == 0 && runs == 0, "ACTION help prints help without running");
 	ok(run("alpha help") == 0 && runs == 0, "OBJECT help prints help without running");
+	ok(run("help alpha") == 0 && runs == 0, "help OBJECT prints help without running");
+	ok(run("help be che") == 0 && runs == 0, "help OBJECT ACTION takes prefixes as the command does");
+	ok(run("help gamma") == EXIT_USAGE, "help of an unknown object exits 2");
+	ok(run("help alp") == EXIT_USAGE, "help of an ambiguous object exits 2");
+	ok(run("help alpha frob") == EXIT_USAGE, "help of an unknown action exits 2");
+	ok(run("help alpha show x") == EXIT_USAGE && runs == 0, "help OBJECT ACTION takes nothing more");
+	ok(run("alpha show -count 1") == EXIT_USAGE && runs == 0, "a long option with one dash exits 2");
 	ok(!opt("--unknown-name")->set, "asking for an option the action lacks is harmless");
 
 	ok(parse_dev_port("mlx5_0/1", &dp) == 0 && !strcmp(dp.dev, "mlx5_0") && dp.port == 1, "DEV/PORT");

@@ -33,7 +33,7 @@ start_peer_serve() {
 	run "$RD" path test peer "$LAB_PEER_IP" peer "$ABSENT" --iters 50 --duration 1 --tests lat,write
 	echo "$output"
 	assert_failure 1
-	assert_line --regexp "^PEER +VERDICT +FAILED STAGE +P50 US +BW GB/S"
+	assert_line --regexp "^PEER +VERDICT +FAILED STAGE +P50 us +BW Gb/s"
 	# The lab's virtual link drops a packet now and then (see 40-path.bats):
 	# the live peer may warn, but only for retransmissions its counters saw.
 	assert_line --regexp "^$LAB_PEER_IP +(pass|warn) +- +[0-9]+\.[0-9]+ +[0-9]+\.[0-9]+$"
