@@ -265,12 +265,15 @@ static int summary_show(struct cmd_ctx *ctx)
 	rc = nl_require();
 	if (rc)
 		return rc;
+	/* the list first: an unknown device leaves it empty, as in link show */
+	out_list_begin("devices");
 	if (ctx->argc == 1) {
 		err = rd_dev_each(sel.dev, find_index, &s.only);
-		if (err)
+		if (err) {
+			out_list_end();
 			return report_dev_error(sel.dev, err);
+		}
 	}
-	out_list_begin("devices");
 	err = rd_res_summary(s.only, print_count, &s);
 	if (s.dev_index)
 		out_obj_end();

@@ -494,14 +494,15 @@ static int run_resource_layer(struct system_run *s)
 	out_u64(&qp_layer_fields[0], nqps);
 	out_double(&qp_layer_fields[1], s->args->interval, 3);
 	check_set_observer(observe, s);
-	out_list_begin("checks");
+	/* checks and summary together, or neither when the QPs could not be read */
 	if (!l->rc) {
+		out_list_begin("checks");
 		for (int i = 0; i < s->nqp_results; i++)
 			check_emit(&s->qp_results[i], NULL);
 		emit_qp_clean(s, "qp.broken", "in SQD, SQE or ERR", nqps);
 		emit_qp_clean(s, "qp.stuck", "stuck in INIT or RTR", nqps);
+		out_list_end();
 	}
-	out_list_end();
 	check_set_observer(NULL, NULL);
 	if (!l->rc)
 		check_print_summary(&l->sum);

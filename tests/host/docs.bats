@@ -84,3 +84,23 @@ is_so_stub() { head -1 "$1" | grep -q '^\.so '; }
 	assert_line "docs-sync: action 'link show' is in no SYNOPSIS of Documentation/ (expected in Documentation/rdmadiag-link.8)"
 	assert_line --partial "rdmadiag-dev.8 documents option --frobnicate, which no action of 'dev' has"
 }
+
+@test "docs-sync names a command without a JSON Schema, a schema of no command, and a page that does not name its schema" {
+	local json=$BATS_TEST_TMPDIR/json doc=$BATS_TEST_TMPDIR/doc
+	cp -r "$REPO/Documentation/json" "$json"
+	cp -r "$REPO/Documentation" "$doc"
+	rm "$json/gid-show.schema.json"
+	cp "$json/link-show.schema.json" "$json/link-frob.schema.json"
+	sed -i 's/"rdmadiag -j res show"/"rdmadiag -j res list"/' "$json/res-show.schema.json"
+	sed -i 's/\\%link-check\.schema\.json/link-check/' "$doc/rdmadiag-link.8"
+	RDMADIAG_DOC_DIR=$doc RDMADIAG_JSON_DIR=$json run "$REPO/tests/docs-sync.sh" "$RDMADIAG"
+	assert_failure 1
+	assert_line "docs-sync: 'gid show' has no JSON Schema: expected $json/gid-show.schema.json (see Documentation/json/link-check.schema.json)"
+	assert_line "docs-sync: $json/link-frob.schema.json documents 'link frob', which is no command of the tables"
+	assert_line "docs-sync: $json/res-show.schema.json: its title is 'rdmadiag -j res list', not 'rdmadiag -j res show'"
+	assert_line "docs-sync: $doc/rdmadiag-link.8 does not name link-check.schema.json, the schema of 'link check'"
+	# a pending command that has its schema must leave the list
+	cp "$json/link-show.schema.json" "$json/qp-show.schema.json"
+	RDMADIAG_JSON_DIR=$json run "$REPO/tests/docs-sync.sh" "$RDMADIAG"
+	assert_line "docs-sync: 'qp show' has its schema $json/qp-show.schema.json: take it out of SCHEMA_PENDING in tests/docs-sync.sh"
+}

@@ -12,6 +12,7 @@ installed_files() {
 	for p in "$REPO"/Documentation/*.8; do echo "share/man/man8/$(basename "$p")"; done
 	echo share/bash-completion/completions/rdmadiag
 	echo share/zsh/vendor-completions/_rdmadiag
+	for p in "$REPO"/Documentation/json/*.schema.json; do echo "share/doc/rdmadiag/json/$(basename "$p")"; done
 }
 
 @test "make install honours DESTDIR and PREFIX; make uninstall removes it all" {
@@ -66,6 +67,14 @@ installed_files() {
 	assert_output --regexp 'rdmadiag-res +- RDMA resources'
 	[ -f "$root/usr/share/bash-completion/completions/rdmadiag" ]
 	[ -f "$root/usr/share/zsh/vendor-completions/_rdmadiag" ]
+	# the JSON Schemas, uncompressed (they refer to each other by file name),
+	# check what the packaged binary prints
+	for f in "$REPO"/Documentation/json/*.schema.json; do
+		cmp "$f" "$root/usr/share/doc/rdmadiag/json/$(basename "$f")" || fail "the package lacks $(basename "$f") as it is"
+	done
+	run bash -c '"$1/usr/sbin/rdmadiag" --replay "$2" -j link check | "$3" "$1/usr/share/doc/rdmadiag/json/link-check.schema.json"' \
+		_ "$root" "$FIXTURES/dgx-h100" "$BATS_TEST_DIRNAME/../tools/json-validate.py"
+	assert_success
 	# the packaged completion works with the packaged binary
 	run env PATH="$root/usr/sbin:$PATH" bash -c 'source /usr/share/bash-completion/bash_completion
 		source "$1"; COMP_WORDS=(rdmadiag li); COMP_CWORD=1; COMP_LINE="rdmadiag li"; COMP_POINT=11

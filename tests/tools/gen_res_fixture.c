@@ -10,7 +10,8 @@
  * QP i (0-based) has lqpn 17+i, type RC/UD/UC by i%3, state RTS except
  * i%100==7 INIT, i%100==8 RTR, i%1000==9 ERR; owners are 10 processes
  * (pid 2000+10*i/N, comm "qpapp<k>"), in runs as real applications make them.
- * Plus the kernel's GSI QP 1 (ib_core). On stdout: the counts to expect.
+ * Plus the kernel's GSI QP 1 (ib_core); 2 MRs, 3 CM ids, 3 CQs, 3 PDs and 3
+ * SRQs (their dumps below say which). On stdout: the counts to expect.
  */
 #include <arpa/inet.h>
 #include <errno.h>
@@ -276,6 +277,93 @@ static void mr_dump(void)
 	close_reply();
 }
 
+/* The head of a dump of one object kind; *nest is its table. */
+static struct nlmsghdr *kind_begin(uint16_t cmd, uint16_t table, struct nlattr **nest)
+{
+	char key[64];
+	struct nlmsghdr *nlh;
+
+	snprintf(key, sizeof(key), "cmd%u-dump-a%u=%u", cmd, RDMA_NLDEV_ATTR_DEV_INDEX, DEV_INDEX);
+	open_reply(key);
+	nlh = msg_begin(cmd);
+	*nest = mnl_attr_nest_start(nlh, table);
+	return nlh;
+}
+
+static void kind_end(struct nlmsghdr *nlh, struct nlattr *nest)
+{
+	mnl_attr_nest_end(nlh, nest);
+	write_chunk(nlh);
+	close_reply();
+}
+
+/* Three CQs: a user's (poll context absent, as the kernel leaves it for
+ * user CQs), a kernel one polled in softirq with adaptive moderation, and a
+ * direct one. */
+static void cq_dump(void)
+{
+	struct nlattr *nest, *e;
+	struct nlmsghdr *nlh = kind_begin(RDMA_NLDEV_CMD_RES_CQ_GET, RDMA_NLDEV_ATTR_RES_CQ, &nest);
+
+	for (unsigned i = 0; i < 3; i++) {
+		e = mnl_attr_nest_start(nlh, RDMA_NLDEV_ATTR_RES_CQ_ENTRY);
+		mnl_attr_put_u32(nlh, RDMA_NLDEV_ATTR_RES_CQE, 256u << i);
+		mnl_attr_put_u64(nlh, RDMA_NLDEV_ATTR_RES_USECNT, i + 1);
+		if (i) {
+			mnl_attr_put_u8(nlh, RDMA_NLDEV_ATTR_RES_POLL_CTX, i == 1 ? 0 : 3);
+			mnl_attr_put_u8(nlh, RDMA_NLDEV_ATTR_DEV_DIM, i == 1);
+			mnl_attr_put_strz(nlh, RDMA_NLDEV_ATTR_RES_KERN_NAME, "ib_core");
+		} else {
+			mnl_attr_put_u32(nlh, RDMA_NLDEV_ATTR_RES_PID, 2000);
+			mnl_attr_put_u32(nlh, RDMA_NLDEV_ATTR_RES_CTXN, 0);
+		}
+		mnl_attr_put_u32(nlh, RDMA_NLDEV_ATTR_RES_CQN, 10 + i);
+		mnl_attr_nest_end(nlh, e);
+	}
+	kind_end(nlh, nest);
+}
+
+/* Three PDs: the kernel's (with the unsafe global rkey) and two users'. */
+static void pd_dump(void)
+{
+	struct nlattr *nest, *e;
+	struct nlmsghdr *nlh = kind_begin(RDMA_NLDEV_CMD_RES_PD_GET, RDMA_NLDEV_ATTR_RES_PD, &nest);
+
+	for (unsigned i = 0; i < 3; i++) {
+		e = mnl_attr_nest_start(nlh, RDMA_NLDEV_ATTR_RES_PD_ENTRY);
+		mnl_attr_put_u32(nlh, RDMA_NLDEV_ATTR_RES_LOCAL_DMA_LKEY, 0x100 + i);
+		if (i == 0) {
+			mnl_attr_put_u32(nlh, RDMA_NLDEV_ATTR_RES_UNSAFE_GLOBAL_RKEY, 0x200);
+			mnl_attr_put_strz(nlh, RDMA_NLDEV_ATTR_RES_KERN_NAME, "ib_core");
+		} else {
+			mnl_attr_put_u32(nlh, RDMA_NLDEV_ATTR_RES_PID, 2000 + 10 * (i - 1));
+			mnl_attr_put_u32(nlh, RDMA_NLDEV_ATTR_RES_CTXN, i - 1);
+		}
+		mnl_attr_put_u64(nlh, RDMA_NLDEV_ATTR_RES_USECNT, 2);
+		mnl_attr_put_u32(nlh, RDMA_NLDEV_ATTR_RES_PDN, i);
+		mnl_attr_nest_end(nlh, e);
+	}
+	kind_end(nlh, nest);
+}
+
+/* Three SRQs, one of each type: basic, XRC, tag matching. */
+static void srq_dump(void)
+{
+	struct nlattr *nest, *e;
+	struct nlmsghdr *nlh = kind_begin(RDMA_NLDEV_CMD_RES_SRQ_GET, RDMA_NLDEV_ATTR_RES_SRQ, &nest);
+
+	for (unsigned i = 0; i < 3; i++) {
+		e = mnl_attr_nest_start(nlh, RDMA_NLDEV_ATTR_RES_SRQ_ENTRY);
+		mnl_attr_put_u32(nlh, RDMA_NLDEV_ATTR_RES_SRQN, 20 + i);
+		mnl_attr_put_u8(nlh, RDMA_NLDEV_ATTR_RES_TYPE, i);
+		mnl_attr_put_u32(nlh, RDMA_NLDEV_ATTR_RES_PDN, 1);
+		mnl_attr_put_u32(nlh, RDMA_NLDEV_ATTR_RES_CQN, 10);
+		mnl_attr_put_u32(nlh, RDMA_NLDEV_ATTR_RES_PID, 2000);
+		mnl_attr_nest_end(nlh, e);
+	}
+	kind_end(nlh, nest);
+}
+
 static void summary_dump(const struct counts *c)
 {
 	static const char *const names[] = { "pd", "cq", "qp", "cm_id", "mr", "ctx", "srq" };
@@ -332,6 +420,9 @@ int main(int argc, char **argv)
 	qp_dump(n, &c);
 	cm_dump();
 	mr_dump();
+	cq_dump();
+	pd_dump();
+	srq_dump();
 	summary_dump(&c);
 	comm_files();
 	printf("qps=%u reset=%u init=%u rtr=%u rts=%u err=%u gsi=%u rc=%u uc=%u ud=%u\n", c.qps, c.state[0],
