@@ -121,6 +121,8 @@ verdict() { # verdict JSON ID SUBJECT -> the verdict token
 	assert_line --regexp '^PASS  gpu.nic_affinity +gpu0 +gpu0 0000:06:00.0 gets mlx5_0 0000:03:00.0 at PXB \(NUMA 0\)$'
 	assert_line --regexp '^WARN  gpu.nic_affinity +gpu1 +gpu1 0000:07:00.0 gets mlx5_1 0000:08:00.0 at PHB \(NUMA 0\) '
 	assert_line --partial 'hint: NCCL would want gpu1 on an RDMA NIC under its own PCIe switch and will get mlx5_1 (PHB, NCCL_IB_HCA=mlx5_1): its GPUDirect traffic goes up through the root complex.'
+	# gpu1 has no switch above it to put a NIC under: the hint says so
+	assert_line --partial 'gpu1 sits on root port 0000:00:03.0 with no PCIe switch above it: put it and an RDMA NIC in slots under one PCIe switch (NUMA node 0)'
 	run --separate-stderr rd --replay "$PXB" -j link check
 	assert_success
 	[ "$(verdict "$output" gpu.nic_affinity gpu0)" = pass ]
