@@ -72,6 +72,33 @@ verdict() { # verdict JSON ID SUBJECT -> the verdict token
 		and (.hint | test("setpci -s 0000:39:00.0 ECAP_ACS\\+0x6.w=0000:000c")) and (.hint | test("BIOS"))'
 }
 
+@test "pci.acs as a user: a config space cut at 64 bytes (all sysfs gives a non-root reader) skips with the reason, exit as any skip" {
+	# a recording made by a non-root user holds each bridge's config as the
+	# kernel gave it to that user: its first 64 bytes, no extended capabilities
+	cp -a "$BAD" "$BATS_TEST_TMPDIR/fx"
+	run --separate-stderr rd --replay "$BATS_TEST_TMPDIR/fx" -j link check --only pci.acs
+	assert_failure 1
+	[ "$(verdict "$output" pci.acs gpu2)" = fail ]
+	find "$BATS_TEST_TMPDIR/fx/fs/sys/devices" -name config -exec truncate -s 64 {} +
+	[ "$(find "$BATS_TEST_TMPDIR/fx/fs/sys/devices" -name config -size -65c | wc -l)" -eq 25 ]
+	run --separate-stderr rd --replay "$BATS_TEST_TMPDIR/fx" -j link check --only pci.acs
+	local user_status=$status
+	echo "$output" | jq -e '.checks[] | select(.subject == "gpu2") | .verdict == "skip"
+		and .measured == "the extended config space of 0000:38:00.0 is not readable (64 bytes): reading it needs root"
+		and (has("hint") | not)'
+	echo "$output" | jq -e '([.checks[] | select(.measured | endswith("reading it needs root")) | .subject]
+			== ["gpu0", "gpu2", "gpu3", "gpu4", "gpu5", "gpu6", "gpu7"])
+		and .summary.skip == 8 and .summary.pass == 0 and .summary.fail == 0'
+	# a skip is no verdict against the host: exit 0 as for pci.acs skipped on a host without a NIC (rdmadiag(8))
+	run --separate-stderr rd --replay "$H200" -j link check --only pci.acs
+	[ "$(verdict "$output" pci.acs gpu0)" = skip ]
+	[ "$user_status" -eq "$status" ]
+	[ "$user_status" -eq 0 ]
+	run --separate-stderr rd --replay "$BATS_TEST_TMPDIR/fx" link check --only pci.acs --strict
+	assert_success
+	assert_line --regexp '^SKIP  pci.acs +gpu2 +the extended config space of 0000:38:00.0 is not readable \(64 bytes\): reading it needs root'
+}
+
 @test "miswired: no nvidia_peermem nor dma-buf warns gpu.peer_mem; DMA-FQ warns pci.iommu with iommu=pt" {
 	run --separate-stderr rd --replay "$BAD" link check --only gpu.peer_mem,pci.iommu
 	assert_success
