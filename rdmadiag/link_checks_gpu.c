@@ -64,12 +64,28 @@ static const char *no_nic =
 
 /* ---- gpu.nic_affinity ---- */
 
+/* Where a NIC for g should go. A GPU with a switch above it (its root port
+ * and at least one switch port) can get one in a slot under that switch; one
+ * straight on a root port or the host bridge has no switch to share, so both
+ * have to move. */
+static void nic_slot_advice(const struct pt_fn *g, char *buf, size_t len)
+{
+	if (g->nbridges >= 2)
+		snprintf(buf, len, "Put an RDMA NIC in a slot under the same PCIe switch as %s (NUMA node %d)", g->name,
+			 g->numa);
+	else
+		snprintf(buf, len, "%s sits on %s %s with no PCIe switch above it: put it and an RDMA NIC in slots under "
+			 "one PCIe switch (NUMA node %d)", g->name, g->nbridges ? "root port" : "host bridge",
+			 g->nbridges ? g->bridge[0] : g->host_bridge, g->numa);
+}
+
 void lc_chk_gpu_nic_affinity(const struct lc_env *env, const void *s, struct check_result *r)
 {
 	const struct pt_fn *g = s;
 	int gi = gpu_index(env, g), n = env->pairing.nic[gi], near = env->pairing.nearest[gi];
 	const struct pt_fn *nic, *best;
 	enum pt_affinity a, a_best;
+	char advice[200];
 	int holder;
 
 	if (n < 0) {
@@ -91,22 +107,21 @@ void lc_chk_gpu_nic_affinity(const struct lc_env *env, const void *s, struct che
 		check_verdict(r, V_PASS, NULL);
 		return;
 	}
+	nic_slot_advice(g, advice, sizeof(advice));
 	if (a_best < a)
 		check_verdict(r, a == PT_SYS ? V_FAIL : V_WARN,
 			      "NCCL would want %s on %s (%s, NCCL_IB_HCA=%s for its rank) and will get %s (%s): its GPUDirect "
-			      "traffic %s. Put an RDMA NIC in a slot under the same PCIe switch as %s (NUMA node %d), or move "
-			      "%s (%s) there",
+			      "traffic %s. %s, or move %s (%s) there",
 			      g->name, best->name, pt_affinity_token(a_best), best->name, nic->name, pt_affinity_token(a),
 			      a == PT_SYS ? "crosses the CPUs' interconnect (UPI/xGMI)" : "goes up through the root complex",
-			      g->name, g->numa, nic->name, nic->addr);
+			      advice, nic->name, nic->addr);
 	else
 		check_verdict(r, a == PT_SYS ? V_FAIL : V_WARN,
 			      "NCCL would want %s on an RDMA NIC under its own PCIe switch and will get %s (%s, "
-			      "NCCL_IB_HCA=%s): its GPUDirect traffic %s. Put an RDMA NIC in a slot under the same PCIe switch "
-			      "as %s (NUMA node %d)",
+			      "NCCL_IB_HCA=%s): its GPUDirect traffic %s. %s",
 			      g->name, nic->name, pt_affinity_token(a), nic->name,
 			      a == PT_SYS ? "crosses the CPUs' interconnect (UPI/xGMI)" : "goes up through the root complex",
-			      g->name, g->numa);
+			      advice);
 }
 
 /* ---- pci.acs ---- */
