@@ -210,22 +210,22 @@ validate_collected() {
 }
 
 @test "the schemas are strict: unknown keys, unknown tokens and wrong types are refused" {
-	run "$VALIDATE" "$SCHEMAS/link-show.schema.json" <<<'{"schema":1,"links":[{"ifname":"a/1","dev":"a","port":1,"state":"up","physical_state":"link_up","rate":100}]}'
+	run "$VALIDATE" "$SCHEMAS/link-show.schema.json" <<<'{"schema":2,"links":[{"ifname":"a/1","dev":"a","port":1,"state":"up","physical_state":"link_up","rate":100}]}'
 	assert_failure
 	assert_output --partial "'rate' was unexpected"
 	assert_output --partial "'up' is not one of"
-	run "$VALIDATE" "$SCHEMAS/link-check.schema.json" <<<'{"schema":1,"checks":[{"verdict":"ok","id":"port.state","subject":"a/1","measured":"","expected":""}]}'
+	run "$VALIDATE" "$SCHEMAS/link-check.schema.json" <<<'{"schema":2,"checks":[{"verdict":"ok","id":"port.state","subject":"a/1","measured":"","expected":""}]}'
 	assert_failure
 	assert_output --partial "'ok' is not one of"
 	assert_output --partial "'summary' is a dependency of 'checks'"
-	run "$VALIDATE" "$SCHEMAS/counter-show.schema.json" <<<'{"schema":1,"ports":[{"ifname":"a/1","dev":"a","port":1,"traffic":{"tx_packets":"1","counters":{"x":-1}}}]}'
+	run "$VALIDATE" "$SCHEMAS/counter-show.schema.json" <<<'{"schema":2,"ports":[{"ifname":"a/1","dev":"a","port":1,"traffic":{"tx_packets":"1","counters":{"x":-1}}}]}'
 	assert_failure
 	assert_output --partial "'1' is not of type 'integer'"
 	assert_output --partial "-1 is less than the minimum of 0"
-	run "$VALIDATE" "$SCHEMAS/res-show.schema.json" <<<'{"schema":2,"devices":[]}'
+	run "$VALIDATE" "$SCHEMAS/res-show.schema.json" <<<'{"schema":3,"devices":[]}'
 	assert_failure
-	assert_output --partial "1 was expected"
+	assert_output --partial "2 was expected"
 	# a document that is neither a report nor an error
-	run "$VALIDATE" "$SCHEMAS/counter-check.schema.json" <<<'{"schema":1}'
+	run "$VALIDATE" "$SCHEMAS/counter-check.schema.json" <<<'{"schema":2}'
 	assert_failure
 }
