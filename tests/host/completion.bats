@@ -150,7 +150,9 @@ walk_tables() {
 # The words a command takes and those completion offers come from the same
 # tables (the action's keywords, the filters' value lists): every value offered
 # after a keyword must be one the command accepts. Run against the lab-rxe
-# fixture, where the command gets past parsing (exit 2 is a usage error).
+# fixture, where the command gets past parsing (exit 2 is a usage error, but
+# not when it says the recording has no reply: that is a replay gap, after
+# the words were accepted).
 @test "every keyword value completion offers, the command accepts (lab-rxe)" {
 	export RDMADIAG_REPLAY=$FIXTURES/lab-rxe RDMADIAG_STATE_DIR=$BATS_TEST_TMPDIR/state
 	local obj act before kw v n=0 rc bad=""
@@ -162,7 +164,8 @@ walk_tables() {
 			n=$((n + 1))
 			rc=0
 			timeout 20 "$RDMADIAG" "${pre[@]}" "$kw" "$v" >/dev/null 2>"$BATS_TEST_TMPDIR/err" || rc=$?
-			[ "$rc" -ne 2 ] || bad+="${pre[*]} $kw $v: $(head -1 "$BATS_TEST_TMPDIR/err")"$'\n'
+			[ "$rc" -ne 2 ] || grep -q "was not what was recorded" "$BATS_TEST_TMPDIR/err" ||
+				bad+="${pre[*]} $kw $v: $(head -1 "$BATS_TEST_TMPDIR/err")"$'\n'
 		done < <(rd __complete $((${#pre[@]} + 2)) rdmadiag "${pre[@]}" "$kw" '')
 	done < <(tables | jq -r '.objects[] | .name as $o | .actions[] | .name as $a | .keywords[] |
 		select(.takes_value) | [$o, $a, .before, .name] | join("|")')
