@@ -709,10 +709,10 @@ static int counter_check(struct cmd_ctx *ctx)
 		return EXIT_RUNTIME;
 	}
 	sample_read(&now, &old);
-	/* A port whose counters cannot be read checked nothing: no checks and
-	 * no summary (they come together, as in link check), only the error. */
-	if (!rc)
-		out_list_begin("checks");
+	/* checks and summary always come together, as in link check: a port
+	 * whose counters cannot be read checked nothing (an empty list, a zero
+	 * summary, the error), which report merge counts as nothing checked */
+	out_list_begin("checks");
 	for (int i = 0; !rc && i < now.n; i++) {
 		bool idle = port_idle(&old, &now.p[i]);
 
@@ -720,11 +720,10 @@ static int counter_check(struct cmd_ctx *ctx)
 			if (check_selected(ctx, rules[j].id))
 				check_rule(&rules[j], &old, &now.p[i], now.mono - old.mono, idle, &sum, fmt);
 	}
-	if (!rc)
-		out_list_end();
+	out_list_end();
 	if (out_format_is_prom(fmt))
 		prom_checks_flush(fmt, "counter check");
-	else if (!rc)
+	else
 		check_print_summary(&sum);
 	sample_free(&old);
 	sample_free(&now);
