@@ -100,6 +100,16 @@ validate_collected() {
 	rm -rf "$BATS_TEST_TMPDIR/collected"
 }
 
+@test "dev show validates on every fixture and snapshot, with -d too" {
+	validate_on_all dev-show dev show
+	[ "$(count_docs '(.devices | length) > 0')" -ge 15 ]
+	[ "$(count_docs '[.devices[]?.node_guid] | length > 0')" -ge 5 ]
+	validate_on_all dev-show -d dev show
+	collect dev-show --replay "$FIXTURES/lab-rxe" -j dev show nosuch0
+	jq -e '.devices == [] and (.errors | length) == 1' <<<"$DOC"
+	validate_collected
+}
+
 @test "link show validates on every fixture and snapshot" {
 	validate_on_all link-show link show
 	[ "$(count_docs '(.links | length) > 0')" -ge 15 ]
