@@ -110,6 +110,16 @@ validate_collected() {
 	validate_collected
 }
 
+@test "qp show validates on every fixture, with filters too" {
+	validate_on_all qp-show qp show
+	[ "$(count_docs '(.qps | length) > 0')" -ge 3 ]
+	[ "$(count_docs '[.qps[]? | .owner] | index("kernel")')" -ge 1 ]
+	validate_on_all qp-show qp show state rts type rc
+	collect qp-show --replay "$FIXTURES/lab-rxe" -j qp show nosuch0
+	jq -e '.errors | length > 0' <<<"$DOC"
+	validate_collected
+}
+
 @test "link show validates on every fixture and snapshot" {
 	validate_on_all link-show link show
 	[ "$(count_docs '(.links | length) > 0')" -ge 15 ]
