@@ -155,6 +155,19 @@ validate_collected() {
 	validate_on_all counter-show -d counter show
 }
 
+@test "counter show qp validates on every fixture, filtered and with a counter that is not there" {
+	local qp=$FIXTURES/counter-qp-mlx5
+	validate_on_all counter-show-qp counter show qp
+	[ "$(count_docs '[.counters[]? | .lqpns[]] | length > 0')" -ge 1 ]
+	collect counter-show-qp --replay "$qp" -j counter show qp mlx5_0/1 counter 4
+	jq -e '.counters[0].qp_type == "rc" and (.counters[0].traffic | length > 0)' <<<"$DOC"
+	collect counter-show-qp --replay "$qp" -j counter show qp lqpn 200
+	collect counter-show-qp --replay "$qp" -j counter show qp counter 99
+	jq -e '.counters == [] and (.errors | length) == 1' <<<"$DOC"
+	collect counter-show-qp --replay "$FIXTURES/lab-rxe" -j counter show qp
+	validate_collected
+}
+
 @test "counter check validates on every fixture" {
 	validate_on_all counter-check counter check --interval 0.01
 	[ "$(count_docs '.summary.pass > 0')" -ge 5 ]
