@@ -168,6 +168,12 @@ validate_collected() {
 	validate_collected
 }
 
+@test "counter map validates, every kind and group from the common definitions" {
+	collect counter-map -j counter map
+	jq -e '(.map | length) > 40 and ([.map[].kind] | index("pfc_rx")) and ([.map[].scale] | index(4))' <<<"$DOC"
+	validate_collected
+}
+
 @test "counter check validates on every fixture" {
 	validate_on_all counter-check counter check --interval 0.01
 	[ "$(count_docs '.summary.pass > 0')" -ge 5 ]
