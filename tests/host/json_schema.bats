@@ -40,13 +40,16 @@ sources() {
 	done
 }
 
-# validate_on_all SCHEMA ARGS...: runs `rdmadiag SOURCE -j ARGS` on every
+# validate_on_all [--lines] SCHEMA ARGS...: runs `rdmadiag SOURCE -j ARGS` on every
 # source (at once: a run waits on nothing but its replay), keeps each document
 # printed (a command refused before it starts prints none: the snapshot lacks
 # it, exit 2), then validates them all in one run of the validator. Leaves the
 # documents in $DOCS/*.json.
 validate_on_all() {
-	local schema=$SCHEMAS/$1.schema.json src n=0 rc
+	local lines= schema src n=0 rc
+	# --lines: the command writes JSON lines (the watches), one document each
+	[ "$1" != --lines ] || { lines=--lines; shift; }
+	schema=$SCHEMAS/$1.schema.json
 	shift
 	DOCS=$BATS_TEST_TMPDIR/docs
 	rm -rf "$DOCS"
@@ -69,7 +72,7 @@ validate_on_all() {
 			rm "$DOCS/$n.json"
 		fi
 	done
-	run "$VALIDATE" "$schema" "$DOCS"/*.json
+	run "$VALIDATE" $lines "$schema" "$DOCS"/*.json
 	[ "$status" -eq 0 ] || fail "$* against $schema: $output"
 }
 
@@ -115,6 +118,18 @@ validate_collected() {
 	validate_on_all cm-show cm show
 	[ "$(count_docs '[.cm_ids[]? | .state] | index("listen")')" -ge 1 ]
 	[ "$(count_docs '[.cm_ids[]? | .dst_addr] | length > 0')" -ge 1 ]
+}
+
+@test "qp watch and dev monitor validate line by line on every fixture, the monitor fixtures' events too" {
+	validate_on_all --lines qp-watch -d qp watch --count 5 --interval 0.01
+	[ "$(cat "$DOCS"/*.json | jq -s 'map(select(.event == "state" or .event == "destroyed" or .event == "dev_renamed")) | length')" -ge 5 ]
+	# --stuck 0: the QPs in INIT and RTR of the generated fixture are flagged at once
+	validate_on_all --lines qp-watch qp watch --count 2 --interval 0.01 --stuck 0
+	[ "$(cat "$DOCS"/*.json | jq -cs '[.[] | .flag // empty] | unique')" = '["broken","stuck"]' ]
+	validate_on_all --lines dev-monitor -d dev monitor --count 5 --interval 0.01
+	[ "$(cat "$DOCS"/*.json | jq -s 'map(select(.event == "netdev_renamed" or .event == "dev_removed")) | length')" -ge 2 ]
+	[ "$(cat "$DOCS"/*.json | jq -s 'map(select(.source == "netlink")) | length')" -ge 3 ]
+	validate_on_all --lines dev-monitor dev monitor --count 3 --interval 0.01
 }
 
 @test "link show validates on every fixture and snapshot" {
