@@ -183,6 +183,14 @@ validate_collected() {
 	validate_collected
 }
 
+@test "counter watch validates line by line on every fixture, with -d (driver counters) too" {
+	validate_on_all --lines counter-watch counter watch --count 2 --interval 0.01 --all
+	[ "$(cat "$DOCS"/*.json | jq -s '[.[].rows[]?] | length')" -ge 100 ]
+	[ "$(cat "$DOCS"/*.json | jq -s 'map(select(.errors)) | length')" -ge 1 ]
+	validate_on_all --lines counter-watch -d counter watch --count 2 --interval 0.01 --all
+	[ "$(cat "$DOCS"/*.json | jq -s '[.[].rows[]?.source] | unique | length')" -ge 2 ]
+}
+
 @test "counter map validates, every kind and group from the common definitions" {
 	collect counter-map -j counter map
 	jq -e '(.map | length) > 40 and ([.map[].kind] | index("pfc_rx")) and ([.map[].scale] | index(4))' <<<"$DOC"
