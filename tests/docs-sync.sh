@@ -218,7 +218,7 @@ done
 JSON=${RDMADIAG_JSON_DIR:-$DOC/json}
 # Commands without a schema yet: their keys are being renamed (issue 21); each
 # gets its schema with the rename, and leaves this list then.
-SCHEMA_PENDING=${SCHEMA_PENDING-"path test|report merge"}
+SCHEMA_PENDING=${SCHEMA_PENDING-""}
 
 is_pending() { [ -n "$SCHEMA_PENDING" ] && tr '|' '\n' <<<"$SCHEMA_PENDING" | grep -qxF -- "$1"; }
 
