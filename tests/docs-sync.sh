@@ -216,8 +216,8 @@ done
 
 # --- JSON Schemas -------------------------------------------------------------
 JSON=${RDMADIAG_JSON_DIR:-$DOC/json}
-# Commands without a schema yet: their keys are being renamed (issue 21); each
-# gets its schema with the rename, and leaves this list then.
+# Commands without a schema yet ("OBJECT ACTION|..."): none today, every -j
+# document has one; a command added before its schema goes here until it has it.
 SCHEMA_PENDING=${SCHEMA_PENDING-""}
 
 is_pending() { [ -n "$SCHEMA_PENDING" ] && tr '|' '\n' <<<"$SCHEMA_PENDING" | grep -qxF -- "$1"; }
