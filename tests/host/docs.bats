@@ -99,8 +99,8 @@ is_so_stub() { head -1 "$1" | grep -q '^\.so '; }
 	assert_line "docs-sync: $json/link-frob.schema.json documents 'link frob', which is no command of the tables"
 	assert_line "docs-sync: $json/res-show.schema.json: its title is 'rdmadiag -j res list', not 'rdmadiag -j res show'"
 	assert_line "docs-sync: $doc/rdmadiag-link.8 does not name link-check.schema.json, the schema of 'link check'"
-	# a pending command that has its schema must leave the list
-	cp "$json/link-show.schema.json" "$json/qp-show.schema.json"
-	RDMADIAG_JSON_DIR=$json run "$REPO/tests/docs-sync.sh" "$RDMADIAG"
+	# a pending command that has its schema must leave the list (none is
+	# pending now: the list is given as a command would stand on it)
+	SCHEMA_PENDING='cm show|qp show' RDMADIAG_JSON_DIR=$json run "$REPO/tests/docs-sync.sh" "$RDMADIAG"
 	assert_line "docs-sync: 'qp show' has its schema $json/qp-show.schema.json: take it out of SCHEMA_PENDING in tests/docs-sync.sh"
 }

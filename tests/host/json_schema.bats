@@ -40,13 +40,16 @@ sources() {
 	done
 }
 
-# validate_on_all SCHEMA ARGS...: runs `rdmadiag SOURCE -j ARGS` on every
+# validate_on_all [--lines] SCHEMA ARGS...: runs `rdmadiag SOURCE -j ARGS` on every
 # source (at once: a run waits on nothing but its replay), keeps each document
 # printed (a command refused before it starts prints none: the snapshot lacks
 # it, exit 2), then validates them all in one run of the validator. Leaves the
 # documents in $DOCS/*.json.
 validate_on_all() {
-	local schema=$SCHEMAS/$1.schema.json src n=0 rc
+	local lines= schema src n=0 rc
+	# --lines: the command writes JSON lines (the watches), one document each
+	[ "$1" != --lines ] || { lines=--lines; shift; }
+	schema=$SCHEMAS/$1.schema.json
 	shift
 	DOCS=$BATS_TEST_TMPDIR/docs
 	rm -rf "$DOCS"
@@ -65,11 +68,13 @@ validate_on_all() {
 		read -r rc src <"$DOCS/$n.rc"
 		[ "$rc" -lt 5 ] || fail "rdmadiag $src -j $* exited $rc"
 		if [ ! -s "$DOCS/$n.json" ]; then
-			[ "$rc" -eq 2 ] || [ "$rc" -eq 3 ] || fail "rdmadiag $src -j $* printed no document and exited $rc"
+			# a watch that saw nothing to report writes no line
+			[ "$rc" -eq 2 ] || [ "$rc" -eq 3 ] || { [ -n "$lines" ] && [ "$rc" -eq 0 ]; } ||
+				fail "rdmadiag $src -j $* printed no document and exited $rc"
 			rm "$DOCS/$n.json"
 		fi
 	done
-	run "$VALIDATE" "$schema" "$DOCS"/*.json
+	run "$VALIDATE" $lines "$schema" "$DOCS"/*.json
 	[ "$status" -eq 0 ] || fail "$* against $schema: $output"
 }
 
@@ -98,6 +103,35 @@ validate_collected() {
 		[ "$status" -eq 0 ] || fail "against $(basename "$dir").schema.json: $output"
 	done
 	rm -rf "$BATS_TEST_TMPDIR/collected"
+}
+
+@test "dev show validates on every fixture and snapshot, with -d too" {
+	validate_on_all dev-show dev show
+	[ "$(count_docs '(.devices | length) > 0')" -ge 15 ]
+	[ "$(count_docs '[.devices[]?.node_guid] | length > 0')" -ge 5 ]
+	validate_on_all dev-show -d dev show
+}
+
+@test "qp and cm show validate on every fixture, qp show filtered too" {
+	validate_on_all qp-show qp show
+	[ "$(count_docs '(.qps | length) > 0')" -ge 3 ]
+	[ "$(count_docs '[.qps[]? | .owner] | index("kernel")')" -ge 1 ]
+	validate_on_all qp-show qp show state rts type rc
+	validate_on_all cm-show cm show
+	[ "$(count_docs '[.cm_ids[]? | .state] | index("listen")')" -ge 1 ]
+	[ "$(count_docs '[.cm_ids[]? | .dst_addr] | length > 0')" -ge 1 ]
+}
+
+@test "qp watch and dev monitor validate line by line on every fixture, the monitor fixtures' events too" {
+	validate_on_all --lines qp-watch -d qp watch --count 5 --interval 0.01
+	[ "$(cat "$DOCS"/*.json | jq -s 'map(select(.event == "state" or .event == "destroyed" or .event == "dev_renamed")) | length')" -ge 5 ]
+	# --stuck 0: the QPs in INIT and RTR of the generated fixture are flagged at once
+	validate_on_all --lines qp-watch qp watch --count 2 --interval 0.01 --stuck 0
+	[ "$(cat "$DOCS"/*.json | jq -cs '[.[] | .flag // empty] | unique')" = '["broken","stuck"]' ]
+	validate_on_all --lines dev-monitor -d dev monitor --count 5 --interval 0.01
+	[ "$(cat "$DOCS"/*.json | jq -s 'map(select(.event == "netdev_renamed" or .event == "dev_removed")) | length')" -ge 2 ]
+	[ "$(cat "$DOCS"/*.json | jq -s 'map(select(.source == "netlink")) | length')" -ge 3 ]
+	validate_on_all --lines dev-monitor dev monitor --count 3 --interval 0.01
 }
 
 @test "link show validates on every fixture and snapshot" {
@@ -138,6 +172,33 @@ validate_collected() {
 	validate_on_all counter-show -d counter show
 }
 
+@test "counter show qp validates on every fixture, filtered and with a counter that is not there" {
+	local qp=$FIXTURES/counter-qp-mlx5
+	validate_on_all counter-show-qp counter show qp
+	[ "$(count_docs '[.counters[]? | .lqpns[]] | length > 0')" -ge 1 ]
+	collect counter-show-qp --replay "$qp" -j counter show qp mlx5_0/1 counter 4
+	jq -e '.counters[0].qp_type == "rc" and (.counters[0].traffic | length > 0)' <<<"$DOC"
+	collect counter-show-qp --replay "$qp" -j counter show qp lqpn 200
+	collect counter-show-qp --replay "$qp" -j counter show qp counter 99
+	jq -e '.counters == [] and (.errors | length) == 1' <<<"$DOC"
+	collect counter-show-qp --replay "$FIXTURES/lab-rxe" -j counter show qp
+	validate_collected
+}
+
+@test "counter watch validates line by line on every fixture, with -d (driver counters) too" {
+	validate_on_all --lines counter-watch counter watch --count 2 --interval 0.01 --all
+	[ "$(cat "$DOCS"/*.json | jq -s '[.[].rows[]?] | length')" -ge 100 ]
+	[ "$(cat "$DOCS"/*.json | jq -s 'map(select(.errors)) | length')" -ge 1 ]
+	validate_on_all --lines counter-watch -d counter watch --count 2 --interval 0.01 --all
+	[ "$(cat "$DOCS"/*.json | jq -s '[.[].rows[]?.source] | unique | length')" -ge 2 ]
+}
+
+@test "counter map validates, every kind and group from the common definitions" {
+	collect counter-map -j counter map
+	jq -e '(.map | length) > 40 and ([.map[].kind] | index("pfc_rx")) and ([.map[].scale] | index(4))' <<<"$DOC"
+	validate_collected
+}
+
 @test "counter check validates on every fixture" {
 	validate_on_all counter-check counter check --interval 0.01
 	[ "$(count_docs '.summary.pass > 0')" -ge 5 ]
@@ -174,7 +235,8 @@ validate_collected() {
 
 @test "error documents validate: no device, an unknown device, an unknown port" {
 	local nodev=$FIXTURES/no-device rxe=$FIXTURES/lab-rxe c
-	for c in link-show:"link show" link-check:"link check" gid-show:"gid show" res-show:"res show" \
+	for c in dev-show:"dev show" link-show:"link show" link-check:"link check" gid-show:"gid show" res-show:"res show" \
+		qp-show:"qp show" cm-show:"cm show" \
 		cq-show:"cq show" mr-show:"mr show" pd-show:"pd show" srq-show:"srq show" \
 		counter-show:"counter show" counter-check:"counter check --interval 0.01" counter-mode:"counter mode" \
 		system-check:"system check --interval 0.01"; do
@@ -207,6 +269,40 @@ validate_collected() {
 	collect path-serve -j path serve --bind 192.0.2.1 --port 47999 --once
 	jq -e '.errors | length == 1' <<<"$DOC"
 	validate_collected
+}
+
+@test "path test and report merge validate: the lab's path test report, fleets made from it, their merge" {
+	local f=$BATS_TEST_TMPDIR/fleet mk=$FIXTURES/make-fleet.py
+	# path test cannot run under replay: its report recorded in the two-host
+	# lab, and the fleets tests/fixtures/make-fleet.py makes of it
+	run "$VALIDATE" "$SCHEMAS/path-test.schema.json" "$FIXTURES/fleet/path-template.json"
+	[ "$status" -eq 0 ] || fail "$output"
+	python3 "$mk" --kind path --template "$FIXTURES/fleet/path-template.json" --out "$f/path" --nodes 8 --bad 3 \
+		--bad-pair 1:5 --slow 6 --peers 4 >/dev/null
+	run "$VALIDATE" "$SCHEMAS/path-test.schema.json" "$f"/path/*.json
+	[ "$status" -eq 0 ] || fail "$output"
+	"$RDMADIAG" -j --replay "$FIXTURES/lab-rxe" link check >"$BATS_TEST_TMPDIR/lc.json" || true
+	python3 "$mk" --kind link --template "$BATS_TEST_TMPDIR/lc.json" --out "$f/link" --nodes 8 --bad 2 >/dev/null
+	collect report-merge -j report merge "$f/path"
+	jq -e '(.path.pairs | length) > 0 and .summary.pairs_failed > 0' <<<"$DOC"
+	collect report-merge -j report merge "$f/link"
+	jq -e '.checks.ids[0].fail_nodes == 1' <<<"$DOC"
+	# both kinds, a file that is no report, one that is not there
+	echo '{"x":1}' >"$f/link/foreign.json"
+	collect report-merge -j report merge "$f/path" "$f/link" "$f/missing.json"
+	jq -e '.checks and .path and (.skipped | length) == 2' <<<"$DOC"
+	# this host: one peer, then --peers (its other shape); nothing listens on
+	# TCP port 1 of 127.0.0.1, so path.control fails at once
+	collect path-test -j path test peer 127.0.0.1 --port 1
+	jq -e '.peer == "127.0.0.1" and .stages[0].verdict == "fail"' <<<"$DOC"
+	# system check nests it per peer (path-test.schema.json#/$defs/peer_report)
+	jq '{schema, layers: [], path_test: [{peer, stages, summary}]}' <<<"$DOC" >"$BATS_TEST_TMPDIR/sc.json"
+	echo 127.0.0.1 >"$BATS_TEST_TMPDIR/peers"
+	collect path-test -j path test --peers "$BATS_TEST_TMPDIR/peers" --port 1
+	jq -e '.peers[0].failed_stage == "path.control" and .peers[0].latency_p50_us == null' <<<"$DOC"
+	validate_collected
+	run "$VALIDATE" "$SCHEMAS/system-check.schema.json" "$BATS_TEST_TMPDIR/sc.json"
+	[ "$status" -eq 0 ] || fail "$output"
 }
 
 @test "the schemas are strict: unknown keys, unknown tokens and wrong types are refused" {
