@@ -149,7 +149,8 @@ static void peer_str(const struct sockaddr_storage *ss, char *buf, size_t len)
 
 static void run_child(struct server *sv, int fd, const char *peer)
 {
-	struct ps_opts o = { .dev = sv->dev, .port = sv->dev_port, .gid_index = sv->gid_index, .mode = path_poll_mode(PQ_HYBRID),
+	struct ps_opts o = { .dev = sv->dev, .port = sv->dev_port, .gid_index = sv->gid_index,
+			     .mode = path_poll_mode(PQ_HYBRID), .lat_mode = path_poll_mode(PQ_BUSY),
 			     .idle_timeout_ms = sv->idle_ms, .stop = &path_stop };
 	char summary[320];
 	uint64_t t0 = pp_now_us();

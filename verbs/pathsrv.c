@@ -187,6 +187,9 @@ static int run_phase(struct srv *s, const struct pp_phase_msg *ph)
 	rc = pp_send(s->fd, &m, idle_deadline(s));
 	if (rc)
 		return fail(s, rc, "sending READY: %s", pp_strerror(rc));
+	/* The echo is half of every timed round trip: it waits the way the
+	 * tester's latency stage does (busy by default, as perftest's does). */
+	s->q.mode = ph->phase == PH_LAT ? s->o->lat_mode : s->o->mode;
 	deadline = idle_deadline(s);
 	for (;;) {
 		struct ibv_wc wc[16];

@@ -18,6 +18,7 @@ struct ps_opts {
 	unsigned port;
 	int gid_index;		/* -1 auto */
 	enum pq_poll_mode mode;
+	enum pq_poll_mode lat_mode;	/* the latency phase's: its round trips are timed */
 	unsigned idle_timeout_ms;
 	volatile sig_atomic_t *stop;
 };
