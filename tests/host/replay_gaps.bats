@@ -38,6 +38,13 @@ gap_message() {
 	output=$stderr gap_message
 }
 
+@test "qp watch of a recording without its QP dump: a replay gap, exit 2, not 'retry'" {
+	run --separate-stderr "$RD" --replay "$FX/counter-rxe" qp watch --count 2
+	[ "$status" -eq 2 ]
+	output=$stderr gap_message
+	refute_output --partial "retry"
+}
+
 @test "what a recording holds is read as before: counter show and gid show of complete recordings exit 0" {
 	run "$RD" --replay "$FX/counter-rxe" counter show
 	assert_success
