@@ -148,7 +148,7 @@ static void run_request(unsigned req)
 	else if (req < REQ_RES_SUMMARY)
 		rd_res_each(req - REQ_RES_ONE, 0, true, 17, res_cb, NULL);
 	else if (req == REQ_RES_SUMMARY)
-		rd_res_summary(0, sum_cb, NULL);
+		rd_res_summary(sum_cb, NULL);
 	else if (req == REQ_STAT)
 		read_stats();
 	else if (req == REQ_CHARDEV)

@@ -284,7 +284,6 @@ int rd_res_each(enum rd_res_kind kind, uint32_t dev_index, bool one_id, uint32_t
 /* ---- summary ---- */
 
 struct sum_walk {
-	uint32_t dev_index;	/* 0: every device */
 	rd_res_count_cb cb;
 	void *data;
 };
@@ -296,7 +295,7 @@ static int sum_msg(const nl_tb tb, void *data)
 	uint32_t idx = nl_u32(tb, RDMA_NLDEV_ATTR_DEV_INDEX, 0);
 	const char *name = nl_str(tb, RDMA_NLDEV_ATTR_DEV_NAME);
 
-	if (!tb[RDMA_NLDEV_ATTR_RES_SUMMARY] || (w->dev_index && idx != w->dev_index))
+	if (!tb[RDMA_NLDEV_ATTR_RES_SUMMARY])
 		return MNL_CB_OK;
 	mnl_attr_for_each_nested(entry, tb[RDMA_NLDEV_ATTR_RES_SUMMARY]) {
 		nl_tb etb;
@@ -314,9 +313,9 @@ static int sum_msg(const nl_tb tb, void *data)
 	return MNL_CB_OK;
 }
 
-int rd_res_summary(uint32_t dev_index, rd_res_count_cb cb, void *data)
+int rd_res_summary(rd_res_count_cb cb, void *data)
 {
-	struct sum_walk w = { dev_index, cb, data };
+	struct sum_walk w = { cb, data };
 	struct nl_req r;
 
 	nl_req_init(&r, RDMA_NLDEV_CMD_RES_GET, true);

@@ -80,10 +80,12 @@ typedef int (*rd_res_cb)(const struct rd_res *r, void *data);
  * cb returns non-zero to stop. */
 int rd_res_each(enum rd_res_kind kind, uint32_t dev_index, bool one_id, uint32_t id, rd_res_cb cb, void *data);
 
-/* RES_GET: per device counts by resource name ("qp", "cq", ...). */
+/* RES_GET: per device counts by resource name ("qp", "cq", ...), of every
+ * device (the caller picks one by dev_index: indexes start at 0, so no index
+ * can stand for "every device"). */
 typedef int (*rd_res_count_cb)(uint32_t dev_index, const char *dev_name, const char *name, uint64_t curr,
 			       void *data);
-int rd_res_summary(uint32_t dev_index, rd_res_count_cb cb, void *data);
+int rd_res_summary(rd_res_count_cb cb, void *data);
 
 /* Tokens (JSON, filters) and names (text) of the kernel's enums.
  * The *_parse functions accept either, case-insensitively; -1 if unknown. */

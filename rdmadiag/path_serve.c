@@ -25,6 +25,7 @@
 #include "../verbs/pathproto.h"
 #include "../verbs/pathsrv.h"
 #include "common.h"
+#include "output.h"
 #include "path.h"
 
 #define MAX_SESSIONS 64
@@ -59,8 +60,9 @@ __attribute__((format(printf, 1, 2))) static void serve_log(const char *fmt, ...
 	if (n > (int)sizeof(line) - 2)
 		n = sizeof(line) - 2;
 	line[n++] = '\n';
-	/* One write per line: children log concurrently. */
-	if (write(STDOUT_FILENO, line, (size_t)n) < 0)
+	/* One write per line: children log concurrently. With -j the log goes
+	 * to stderr: stdout holds the document alone, for a JSON parser. */
+	if (write(out_is_json() ? STDERR_FILENO : STDOUT_FILENO, line, (size_t)n) < 0)
 		return;
 }
 

@@ -215,10 +215,12 @@ static const struct field sum_fields[] = {
 	{ "dev", NULL, FT_STR, 0, NULL },
 };
 
+/* Device indexes start at 0 (the kernel's first device is index 0), so
+ * "none yet" and "every device" are flags, never index 0. */
 struct summary {
-	uint32_t dev_index;	/* device being printed; 0 none yet */
-	uint32_t only;		/* 0 every device */
-	bool found;
+	uint32_t dev_index;	/* device being printed, when open */
+	uint32_t only;		/* the device asked for, when one_dev */
+	bool open, one_dev, found;
 };
 
 static int print_count(uint32_t dev_index, const char *dev_name, const char *name, uint64_t curr, void *data)
@@ -226,13 +228,13 @@ static int print_count(uint32_t dev_index, const char *dev_name, const char *nam
 	struct summary *s = data;
 	struct field f = { name, NULL, FT_U64, 0, NULL };
 
-	if (s->only && dev_index != s->only)
+	if (s->one_dev && dev_index != s->only)
 		return 0;
-	if (dev_index != s->dev_index) {
-		if (s->dev_index)
+	if (!s->open || dev_index != s->dev_index) {
+		if (s->open)
 			out_obj_end();
 		s->dev_index = dev_index;
-		s->found = true;
+		s->open = s->found = true;
 		out_obj_begin(NULL);
 		out_str(&sum_fields[out_is_json() ? 1 : 0], dev_name);
 	}
@@ -273,9 +275,11 @@ static int summary_show(struct cmd_ctx *ctx)
 			out_list_end();
 			return report_dev_error(sel.dev, err);
 		}
+		s.one_dev = true;
 	}
-	err = rd_res_summary(s.only, print_count, &s);
-	if (s.dev_index)
+	/* every device: print_count picks the one asked for (its index may be 0) */
+	err = rd_res_summary(print_count, &s);
+	if (s.open)
 		out_obj_end();
 	out_list_end();
 	if (err) {

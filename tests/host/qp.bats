@@ -181,6 +181,18 @@ rq() {
 	assert_output --regexp "^rxe0: pd [0-9]+ cq [0-9]+ qp $(count qps) "
 }
 
+@test "res show on a device with index 0, the kernel's first: its counts, alone or named" {
+	# res show once took index 0 for "no device yet": every count came out
+	# without its device and the command said there was no device (lab, issue #21)
+	GEN_DEV_INDEX=0 "$GEN" "$BATS_TEST_TMPDIR/idx0" 10 >/dev/null
+	run "$RDMADIAG" --replay "$BATS_TEST_TMPDIR/idx0" -j res show
+	assert_success
+	assert_output '{"schema":2,"devices":[{"dev":"rxe0","pd":3,"cq":3,"qp":11,"cm_id":3,"mr":2,"ctx":3,"srq":3}]}'
+	run "$RDMADIAG" --replay "$BATS_TEST_TMPDIR/idx0" res show rxe0
+	assert_success
+	assert_output "rxe0: pd 3 cq 3 qp 11 cm_id 3 mr 2 ctx 3 srq 3"
+}
+
 @test "memory does not grow with the number of QPs (peak RSS 10k vs 100)" {
 	big=$( { /usr/bin/time -f %M "$RDMADIAG" --replay "$FX10K" -j qp show >/dev/null; } 2>&1)
 	small=$( { /usr/bin/time -f %M "$RDMADIAG" --replay "$FX100" -j qp show >/dev/null; } 2>&1)

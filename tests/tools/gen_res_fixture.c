@@ -7,6 +7,9 @@
  *
  *   gen_res_fixture DIR N
  *
+ * The device has index 1, or GEN_DEV_INDEX: 0 is the index the kernel gives
+ * its first device (res show once took index 0 for "none"; only the lab saw it).
+ *
  * QP i (0-based) has lqpn 17+i, type RC/UD/UC by i%3, state RTS except
  * i%100==7 INIT, i%100==8 RTR, i%1000==9 ERR; owners are 10 processes
  * (pid 2000+10*i/N, comm "qpapp<k>"), in runs as real applications make them.
@@ -24,7 +27,7 @@
 #include <sys/stat.h>
 
 #define CHUNK (16 * 1024)
-#define DEV_INDEX 1
+static unsigned dev_index = 1;	/* GEN_DEV_INDEX */
 #define DEV_NAME "rxe0"
 
 static const char *dir;
@@ -80,7 +83,7 @@ static struct nlmsghdr *msg_begin(uint16_t cmd)
 
 	nlh->nlmsg_type = RDMA_NL_GET_TYPE(RDMA_NL_NLDEV, cmd);
 	nlh->nlmsg_flags = NLM_F_MULTI;
-	mnl_attr_put_u32(nlh, RDMA_NLDEV_ATTR_DEV_INDEX, DEV_INDEX);
+	mnl_attr_put_u32(nlh, RDMA_NLDEV_ATTR_DEV_INDEX, dev_index);
 	mnl_attr_put_strz(nlh, RDMA_NLDEV_ATTR_DEV_NAME, DEV_NAME);
 	return nlh;
 }
@@ -164,7 +167,7 @@ static void qp_dump(unsigned n, struct counts *c)
 	struct nlattr *nest;
 
 	snprintf(key, sizeof(key), "cmd%u-dump-a%u=%u", RDMA_NLDEV_CMD_RES_QP_GET, RDMA_NLDEV_ATTR_DEV_INDEX,
-		 DEV_INDEX);
+		 dev_index);
 	open_reply(key);
 	nlh = msg_begin(RDMA_NLDEV_CMD_RES_QP_GET);
 	nest = mnl_attr_nest_start(nlh, RDMA_NLDEV_ATTR_RES_QP);
@@ -211,7 +214,7 @@ static void cm_dump(void)
 	struct nlattr *nest, *e;
 
 	snprintf(key, sizeof(key), "cmd%u-dump-a%u=%u", RDMA_NLDEV_CMD_RES_CM_ID_GET, RDMA_NLDEV_ATTR_DEV_INDEX,
-		 DEV_INDEX);
+		 dev_index);
 	open_reply(key);
 	nlh = msg_begin(RDMA_NLDEV_CMD_RES_CM_ID_GET);
 	nest = mnl_attr_nest_start(nlh, RDMA_NLDEV_ATTR_RES_CM_ID);
@@ -255,7 +258,7 @@ static void mr_dump(void)
 	struct nlattr *nest, *e;
 
 	snprintf(key, sizeof(key), "cmd%u-dump-a%u=%u", RDMA_NLDEV_CMD_RES_MR_GET, RDMA_NLDEV_ATTR_DEV_INDEX,
-		 DEV_INDEX);
+		 dev_index);
 	open_reply(key);
 	nlh = msg_begin(RDMA_NLDEV_CMD_RES_MR_GET);
 	nest = mnl_attr_nest_start(nlh, RDMA_NLDEV_ATTR_RES_MR);
@@ -283,7 +286,7 @@ static struct nlmsghdr *kind_begin(uint16_t cmd, uint16_t table, struct nlattr *
 	char key[64];
 	struct nlmsghdr *nlh;
 
-	snprintf(key, sizeof(key), "cmd%u-dump-a%u=%u", cmd, RDMA_NLDEV_ATTR_DEV_INDEX, DEV_INDEX);
+	snprintf(key, sizeof(key), "cmd%u-dump-a%u=%u", cmd, RDMA_NLDEV_ATTR_DEV_INDEX, dev_index);
 	open_reply(key);
 	nlh = msg_begin(cmd);
 	*nest = mnl_attr_nest_start(nlh, table);
@@ -415,6 +418,8 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	dir = argv[1];
+	if (getenv("GEN_DEV_INDEX"))
+		dev_index = strtoul(getenv("GEN_DEV_INDEX"), NULL, 10);
 	mkdirs(dir);
 	dev_dump();
 	qp_dump(n, &c);

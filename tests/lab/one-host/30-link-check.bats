@@ -5,6 +5,7 @@
 
 load '/usr/lib/bats/bats-support/load'
 load '/usr/lib/bats/bats-assert/load'
+load ../json-schema
 bats_require_minimum_version 1.5.0
 
 RD=${RDMADIAG_BIN:-rdmadiag/rdmadiag}
@@ -65,6 +66,7 @@ teardown() {
 		[ "$(verdict "$output" $id "$LAB_RXE/1")" = fail ]
 	done
 	jq -e --arg nic "$LAB_NIC" '.checks[] | select(.id == "netdev.up") | .hint == "ip link set dev \($nic) up"' <<<"$output"
+	validate_output link-check
 }
 
 @test "MTU 1500 with --expect-mtu 9000 fails with the MTU hint; port.mtu is 1024" {

@@ -3,6 +3,7 @@
 
 load '/usr/lib/bats/bats-support/load'
 load '/usr/lib/bats/bats-assert/load'
+load ../json-schema
 
 RD=${RDMADIAG_BIN:-rdmadiag/rdmadiag}
 
@@ -33,6 +34,7 @@ leftover_qps() {
 	jq -e '[.stages[].verdict] | all(. == "pass")' <<<"$output"
 	jq -e '.stages[] | select(.id == "path.rc_latency") | .latency_p50_us > 0 and .latency_p99_us >= .latency_p50_us and .latency_max_us >= .latency_p99_us' <<<"$output"
 	jq -e '.stages[] | select(.id == "path.write_bw") | .bandwidth_gbps > 0 and .msgs_per_s > 0' <<<"$output"
+	validate_output path-test
 }
 
 @test "path test loopback: --expect-bw far above the link fails that stage only" {

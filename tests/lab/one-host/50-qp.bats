@@ -5,6 +5,7 @@
 
 load '/usr/lib/bats/bats-support/load'
 load '/usr/lib/bats/bats-assert/load'
+load ../json-schema
 bats_require_minimum_version 1.5.0
 
 RD=${RDMADIAG_BIN:-rdmadiag/rdmadiag}
@@ -140,6 +141,7 @@ create() {
 	awk -v s="$secs" 'BEGIN { exit !(s >= 2 && s < 10) }'
 	[ "$(ev 'select(.event == "flag" and .flag == "broken") | .state')" = '"err"' ]
 	[ "$(ev 'select(.event == "destroyed") | .old_state')" = '"err"' ]
+	validate_json --lines qp-watch "$BATS_TEST_TMPDIR/watch"
 }
 
 @test "qp watch exits 0 when every QP is in RTS, after --count polls" {
@@ -175,6 +177,7 @@ create() {
 	# the client's id points at the server's port, the server's child at the client
 	[ "$(jq -r '[.cm_ids[] | select(.dst_addr | tostring | endswith(":7174"))] | length' <<<"$output")" -ge 1 ]
 	[ "$(jq -r '[.cm_ids[] | select(.lqpn != null and .qp_type == "rc")] | length' <<<"$output")" -ge 2 ]
+	validate_output cm-show
 	run "$RD" cm show ps bogus
 	assert_failure 2
 }

@@ -8,6 +8,7 @@
 load '/usr/lib/bats/bats-support/load'
 load '/usr/lib/bats/bats-assert/load'
 load devwatch-helpers
+load ../json-schema
 
 RD=${RDMADIAG_BIN:-rdmadiag/rdmadiag}
 
@@ -49,6 +50,7 @@ expected_mode() {
 	# exactly one of each, in order, with the kernel's index
 	[ "$(jq -r 'select(.event | test("^dev_")) | .event' "$BATS_TEST_TMPDIR/out" | tr '\n' ' ')" \
 		= "dev_added dev_removed " ]
+	validate_json --lines qp-watch "$BATS_TEST_TMPDIR/out"
 	added=$(jq -r "select(.event == \"dev_added\") | \"\(.dev_index) \(.source)\"" "$BATS_TEST_TMPDIR/out")
 	if [ "$mode" = poll ]; then
 		[ "$added" = "$idx poll" ]

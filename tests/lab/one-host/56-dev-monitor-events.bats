@@ -11,6 +11,7 @@
 load '/usr/lib/bats/bats-support/load'
 load '/usr/lib/bats/bats-assert/load'
 load devwatch-helpers
+load ../json-schema
 
 RD=${RDMADIAG_BIN:-rdmadiag/rdmadiag}
 RXE3=rxe8	# RXE2 (devwatch-helpers.bash) renamed
@@ -41,6 +42,7 @@ monitor_end() {
 	WPID=
 	cat "$BATS_TEST_TMPDIR/out"
 	[ ! -s "$BATS_TEST_TMPDIR/err" ]
+	validate_json --lines dev-monitor "$BATS_TEST_TMPDIR/out"
 }
 
 @test "dev monitor -d names the mode the kernel allows: events on 6.12+, else poll with the reason" {

@@ -6,6 +6,7 @@
 
 load '/usr/lib/bats/bats-support/load'
 load '/usr/lib/bats/bats-assert/load'
+load ../json-schema
 bats_require_minimum_version 1.5.0
 
 setup() {
@@ -122,4 +123,5 @@ kind() { # kind JSON GROUP KIND
 	done
 	# rate is delta over the interval
 	jq -e '.interval_s as $s | all(.rows[]; (.rate - .delta / $s) | fabs < 0.1 + .rate * 0.01)' "$BATS_TEST_TMPDIR/watch.jsonl"
+	validate_json --lines counter-watch "$BATS_TEST_TMPDIR/watch.jsonl"
 }

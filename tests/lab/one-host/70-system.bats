@@ -6,6 +6,7 @@
 
 load '/usr/lib/bats/bats-support/load'
 load '/usr/lib/bats/bats-assert/load'
+load ../json-schema
 bats_require_minimum_version 1.5.0
 
 RD=${RDMADIAG_BIN:-rdmadiag/rdmadiag}
@@ -42,6 +43,7 @@ teardown() {
 	jq -e '.link_check.summary.fail == 0 and .link_check.summary.pass > 5' <<<"$output"
 	jq -e '[.qp_watch.checks[] | .id] == ["qp.broken", "qp.stuck"] and .qp_watch.summary.pass == 2' <<<"$output"
 	jq -e '.counter_check.summary.pass > 0' <<<"$output"
+	validate_output system-check
 	run "$RD" system check --interval 0.5
 	assert_success
 	assert_line --regexp '^device +(PASS|WARN) +link check '
@@ -61,6 +63,7 @@ teardown() {
 	assert_output --partial "hint: ip link set dev $LAB_NIC up"
 	run --separate-stderr "$RD" -j system check --interval 0.5
 	jq -e --arg p "$LAB_RXE/1" '.fix_first == {"layer": "device", "command": "link check", "check": "port.state", "subject": $p}' <<<"$output"
+	validate_output system-check
 }
 
 @test "a QP held in ERR fails the resource layer with its pid and comm" {
@@ -78,5 +81,6 @@ teardown() {
 	jq -e --arg s "$LAB_RXE/1 qp $qpn" '.fix_first.layer == "resource" and .fix_first.subject == $s' <<<"$output"
 	jq -e --argjson q "$qpn" --argjson p "$HPID" \
 		'.qp_watch.events[] | select(.lqpn == $q) | .flag == "broken" and .pid == $p and .comm == "qp_holder"' <<<"$output"
+	validate_output system-check
 	echo quit >&7
 }

@@ -7,6 +7,7 @@
 
 load '/usr/lib/bats/bats-support/load'
 load '/usr/lib/bats/bats-assert/load'
+load ../json-schema
 bats_require_minimum_version 1.5.0
 
 RD=${RDMADIAG_BIN:-rdmadiag/rdmadiag}
@@ -41,6 +42,19 @@ setup() {
 	assert_output --regexp '^(1[89]|[2-9][0-9]) commands$'
 }
 
+@test "the -j documents the capture kept from its live runs validate against their schemas" {
+	local cmd c n=0
+	for cmd in "$OUT"/expected/*.cmd; do
+		c=$(cat "$cmd")
+		[[ "$c" == "-j "* ]] || continue
+		c=${c#-j }
+		json_keep "${c// /-}" "${cmd%.cmd}.out"
+		n=$((n + 1))
+	done
+	[ "$n" -ge 8 ]
+	json_check_kept
+}
+
 @test "the redacted snapshot has none of this host's addresses, GIDs, GUID, MAC or name" {
 	port=/sys/class/infiniband/$LAB_RXE/ports/1
 	ids="$(hostname) $LAB_IP $(cat /sys/class/net/"$LAB_NIC"/address) $(cat /sys/class/infiniband/"$LAB_RXE"/node_guid)"
@@ -63,4 +77,5 @@ setup() {
 	assert_equal "$output" "$live"
 	assert_equal "$status" 1
 	assert_output --partial '"id":"netdev.up","subject":"rxe0/1"'
+	validate_output link-check
 }

@@ -6,6 +6,7 @@
 # then UDP over IPv6, which /proc/net/snmp6 counts on each host.
 
 load path-helpers
+load ../json-schema
 
 A6=fd00:77::1
 B6=fd00:77::2
@@ -71,6 +72,7 @@ udp6_in() { # Udp6InDatagrams of /proc/net/snmp6 given on stdin
 	start_serve
 	run "$RD" -j path test peer "$B6" --tests ud,mtu
 	assert_success
+	validate_output path-test
 	run jq -e --arg a "$A6" --arg b "$B6" '.peer == $b and .source == $a and (.addresses | index($a)) != null
 		and ([.stages[] | select(.id == "path.resolve") | .measured | test("RoCE v2 " + $a + "\\)")] == [true])' <<<"$output"
 	assert_success

@@ -5,6 +5,7 @@
 # 90-counter-loss.bats, the last file of the suite (see there why).
 
 load counter-helpers
+load ../json-schema
 
 setup() { counter_setup; }
 teardown() { counter_teardown; }
@@ -50,6 +51,7 @@ packets() { # packets JSON KIND: a traffic kind of the lab port
 	jq -e '[.checks[] | select(.id == "counter.link_downed")][0].verdict == "pass"' <<<"$output"
 	# traffic moved, so the loss checks looked at something
 	jq -e '[.checks[] | select(.id == "counter.retrans")][0].measured | test("idle") | not' <<<"$output"
+	validate_output counter-check
 	# Both ends of a lossless transfer finish: a transfer that hangs fails
 	# here, with the client's log, not as a dead link in the tests after it.
 	local rc=0

@@ -7,6 +7,7 @@
 # bounded, and B's RDMA resources are back to the baseline.
 
 load path-helpers
+load ../json-schema
 
 HOSTILE=tests/lab/hostile_client.py
 PROBE=tests/helpers/path_probe
@@ -187,5 +188,6 @@ assert_recovered() {
 	echo "$output"
 	assert_failure 1
 	echo "$output" | jq -e '.stages[] | select(.id == "path.rc_connect") | .verdict == "fail" and (.hint | test("UDP 4791")) and .duration_ms <= 5000 + 1000'
+	validate_output path-test
 	[ $((SECONDS - t0)) -le $((3 + 3 + 5 + SLACK)) ]
 }

@@ -5,6 +5,7 @@
 
 load '/usr/lib/bats/bats-support/load'
 load '/usr/lib/bats/bats-assert/load'
+load ../json-schema
 bats_require_minimum_version 1.5.0
 
 RD=${RDMADIAG_BIN:-rdmadiag/rdmadiag}
@@ -35,6 +36,7 @@ teardown() {
 	jq -e '[.path_test[0].stages[] | .id] | index("path.write_bw") == null and index("path.rc_latency") != null' <<<"$output"
 	jq -e '[.path_test[0].stages[] | select(.id == "path.rc_connect") | .verdict] == ["pass"]' <<<"$output"
 	jq -e '.fix_first | not' <<<"$output"
+	validate_output system-check
 }
 
 @test "UDP 4791 dropped on the peer: the connection layer is named first" {

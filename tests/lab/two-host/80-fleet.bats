@@ -5,6 +5,7 @@
 
 load '/usr/lib/bats/bats-support/load'
 load '/usr/lib/bats/bats-assert/load'
+load ../json-schema
 bats_require_minimum_version 1.5.0
 
 RD=${RDMADIAG_BIN:-rdmadiag/rdmadiag}
@@ -62,6 +63,7 @@ start_peer_serve() {
 		  and .stages[0].verdict == "fail"),
 		 .summary.pass + .summary.warn == 1, .summary.fail == 1] | all' <<<"$output"
 	assert_success
+	validate_json path-test "$LAB_SHARED/fleet-template.json"
 }
 
 @test "both hosts test each other; report merge prints the 2 x 2 matrix" {
@@ -86,6 +88,10 @@ start_peer_serve() {
 	assert_line --regexp "^ +[01] $me +(\\\\ +(PASS|WARN) [0-9.]+|(PASS|WARN) [0-9.]+ +\\\\) *$"
 	assert_line --regexp "^ +[01] $peer +(\\\\ +(PASS|WARN) [0-9.]+|(PASS|WARN) [0-9.]+ +\\\\) *$"
 	run "$RD" -j report merge "$dir/a.json" "$dir/b.json"
+	json_keep report-merge
+	json_keep path-test "$dir/a.json"
+	json_keep path-test "$dir/b.json"
+	json_check_kept
 	run jq -er --arg me "$me" --arg peer "$peer" '
 		[(.path.pairs | length) == 2,
 		 (.path.pairs | map("\(.from)>\(.to)") | sort) == (["\($me)>\($peer)", "\($peer)>\($me)"] | sort),
