@@ -44,7 +44,7 @@ static const struct field ctr_fields[] = {
 	[F_COUNTER] = { "counter", NULL, FT_STR, 0, NULL },
 	[F_SOURCE] = { "source", NULL, FT_TOKEN, FF_DETAIL, NULL },
 	[F_DELTA] = { "delta", NULL, FT_U64, 0, NULL },
-	[F_RATE] = { "rate", NULL, FT_DOUBLE, 0, "/s" },
+	[F_RATE] = { "rate_per_s", NULL, FT_DOUBLE, 0, "/s" },
 	[F_VALUE] = { "value", NULL, FT_U64, FF_DETAIL, NULL },
 };
 

@@ -1317,7 +1317,7 @@ static void stage_mtu(struct tester *t, struct stage *s)
 	check_measured(&s->r, "largest UD payload that crosses: %u; RC path MTU %u; active MTU %u here, %u on "
 		       "the peer; netdev MTU %u here, %u on the peer", largest, t->q.path_mtu, t->q.local.active_mtu,
 		       t->remote.active_mtu, t->q.local.netdev_mtu, t->remote.netdev_mtu);
-	stage_num(s, "largest_ud", largest);
+	stage_num(s, "largest_ud_bytes", largest);
 	stage_num(s, "rc_path_mtu", t->q.path_mtu);
 	if (largest >= expect)
 		check_verdict(&s->r, V_PASS, NULL);

@@ -133,7 +133,7 @@ fx() {
 	[ "${#lines[@]}" -eq 3 ]
 	for i in 0 1 2; do
 		jq -e --argjson seq $((i + 1)) '.schema == 2 and .seq == $seq and .interval_s >= 0.01 and .changed == 0
-			and (.rows | length) > 10 and all(.rows[]; .delta == 0 and .rate == 0)' <<<"${lines[$i]}"
+			and (.rows | length) > 10 and all(.rows[]; .delta == 0 and .rate_per_s == 0)' <<<"${lines[$i]}"
 	done
 	# a row's value is what show prints for that kind
 	v=$(jq '.rows[] | select(.counter == "sequence_errors") | .value' <<<"${lines[0]}")
