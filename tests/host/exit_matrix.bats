@@ -227,6 +227,49 @@ help_and_unknown_under_snapshot() {
 	[ -z "$(ls -A "$T")" ]
 }
 
+# --replay DIR (and RDMADIAG_REPLAY) names a recording that help and a wrong
+# command line never read: here none is there, and a file is no directory.
+help_and_unknown_under_replay() {
+	local bad
+	for bad in "$BATS_TEST_TMPDIR/no-such-recording" "$BATS_TEST_TMPDIR/a-file"; do
+		[ "$("$RDMADIAG" --replay "$bad" "$1" "$2" help)" = "$("$RDMADIAG" "$1" "$2" help)" ] ||
+			FAILS+=("--replay $bad $1 $2 help: not the help of $1 $2")
+		run_case 0 --replay "$bad" -- "$1" "$2" help
+		run_case 0 --replay "$bad" -- help "$1" "$2"
+		run_case 2 --replay "$bad" -- "$1" "$2" --no-such-option
+		run_case 2 -j --replay "$bad" -- "$1" "$2" --no-such-option
+		[ -z "$LAST_OUT" ] || FAILS+=("-j --replay $bad $1 $2 --no-such-option: printed on stdout: $LAST_OUT")
+		run_case 2 --replay "$bad" -- "$1" no-such-action
+		RDMADIAG_REPLAY=$bad run_case 0 -- "$1" "$2" help
+		RDMADIAG_REPLAY=$bad run_case 2 -- "$1" "$2" --no-such-option
+	done
+}
+
+@test "help and unknown words under --replay DIR: exit 0 and 2 as without it, DIR never read" {
+	touch "$BATS_TEST_TMPDIR/a-file"
+	each_command help_and_unknown_under_replay
+	for g in "--replay $BATS_TEST_TMPDIR/no-such-recording" "--replay $BATS_TEST_TMPDIR/a-file"; do
+		# shellcheck disable=SC2086 # the global options, split on purpose
+		run_case 0 $g -- help
+		# shellcheck disable=SC2086
+		run_case 0 $g -- help link
+		# shellcheck disable=SC2086
+		run_case 2 $g -- no-such-object
+		# shellcheck disable=SC2086
+		run_case 2 $g -- help no-such-object
+	done
+	report
+}
+
+@test "help and unknown words under --record DIR: DIR is not made" {
+	local rec=$BATS_TEST_TMPDIR/rec
+	run_case 0 --record "$rec" -- link show help
+	run_case 2 --record "$rec" -- link no-such-action
+	run_case 2 --record "$rec" -- no-such-object
+	report
+	[ ! -e "$rec" ]
+}
+
 interval_zero() {
 	"$RDMADIAG" __tables | jq -e --arg o "$1" --arg a "$2" '.objects[] | select(.name == $o) | .actions[]
 		| select(.name == $a) | .options[] | select(.name == "--interval")' >/dev/null || return 0
