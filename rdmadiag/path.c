@@ -1778,6 +1778,11 @@ static int parse_test_opts(struct cmd_ctx *ctx, struct tester *t)
 
 static void report_no_rdma_host(void)
 {
+	/* no device at all: the words of every command for that situation */
+	if (!path_host_has_rdma_device()) {
+		report_no_rdma();
+		return;
+	}
 	report_error("this host cannot run the RDMA stages of path test", "no usable RDMA device or port",
 		     "run it on a host with RDMA (rdmadiag dev show), or create Soft-RoCE: "
 		     "rdma link add rxe0 type rxe netdev IFACE");

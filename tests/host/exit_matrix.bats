@@ -9,9 +9,13 @@ load helpers
 bats_require_minimum_version 1.5.0
 
 # Commands that never read the device list: the map is built in, report merge
-# reads files, system snapshot refuses replays before reading anything, path
-# test refuses replays (its own row below).
-NO_DEVICE_READ='counter map|report merge|system snapshot|path test'
+# reads files, system snapshot refuses replays before reading anything.
+NO_DEVICE_READ='counter map|report merge|system snapshot'
+# The one message of each situation of the table, whatever the command
+# (path test and path serve find devices through libibverbs, the others
+# through netlink): the first line of the block on stderr.
+NO_KERNEL_SAYS='rdmadiag: cannot open an RDMA netlink socket: this kernel has no RDMA support'
+NO_DEVICE_SAYS='rdmadiag: no RDMA devices on this host'
 # Refused under --replay/--snapshot: they send traffic or read the live host.
 NOT_REPLAYED='path test|path serve|system snapshot'
 # dev monitor waits for a device to be added: no device is no error for it.
@@ -68,6 +72,7 @@ run_case() {
 	shift
 	out=$(timeout 30 "$RDMADIAG" "${g[@]}" "$@" 2>"$BATS_TEST_TMPDIR/err") && rc=0 || rc=$?
 	LAST_OUT=$out	# for the caller's own checks
+	LAST_CASE="${g[*]} $*"
 	err=$(cat "$BATS_TEST_TMPDIR/err")
 	local blocks
 	blocks=$(grep -c '^rdmadiag: ' <<<"$err" || true)
@@ -86,6 +91,13 @@ run_case() {
 	elif [ "$want" -ne 2 ] && [ "$(jq -s length <<<"$out")" -lt 1 ] && ! is_one_of "$1 $2" "$WAITS_FOR_DEVICE"; then
 		FAILS+=("${g[*]} $*: no JSON document on stdout")
 	fi
+}
+
+# said WANT: the last run_case's block on stderr starts with the line WANT.
+said() {
+	local first
+	first=$(grep -m1 '^rdmadiag: ' "$BATS_TEST_TMPDIR/err" || true)
+	[ "$first" = "$1" ] || FAILS+=("${LAST_CASE}: says '$first', want '$1'")
 }
 
 report() {
@@ -112,7 +124,9 @@ no_rdma_kernel() {
 	mapfile -t w < <(cmd_words "$@" rxe0/1)
 	[[ $4 == DEV/PORT* ]] || mapfile -t w < <(cmd_words "$@" "")
 	run_case $want -- "$1" "$2" "${w[@]}"
+	[ $want -ne 3 ] || said "$NO_KERNEL_SAYS"
 	run_case $want -j -- "$1" "$2" "${w[@]}"
+	[ $want -ne 3 ] || said "$NO_KERNEL_SAYS"
 }
 
 @test "no RDMA in the kernel: exit 3 for every command that reads devices, checks included" {
@@ -131,8 +145,13 @@ no_device() {
 	mapfile -t w < <(cmd_words "$@" rxe0/1)
 	[[ $4 == DEV/PORT* ]] || mapfile -t w < <(cmd_words "$@" "")
 	# an ARG_FIRST command names a device the host lacks: the unknown-device code, 3
+	# (one that names a device is told it has no such device: unknown_device)
+	local says=$NO_DEVICE_SAYS
+	[[ $4 == DEV/PORT* ]] && says=
 	run_case $want --replay "$FIXTURES/no-device" -- "$1" "$2" "${w[@]}"
+	[ $want -ne 3 ] || [ -z "$says" ] || said "$says"
 	run_case $want -j --replay "$FIXTURES/no-device" -- "$1" "$2" "${w[@]}"
+	[ $want -ne 3 ] || [ -z "$says" ] || said "$says"
 }
 
 @test "netlink answers but no device: exit 3, checks 1 (a failed kernel.rdma), dev monitor waits" {
