@@ -8,6 +8,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "../netlink/nl.h"
 #include "../netlink/rdma.h"
 #include "../netlink/source.h"
 #include "../netlink/sysfs.h"
@@ -80,6 +81,34 @@ int report_no_devices(void)
 		     "no RDMA driver is loaded, or no Soft-RoCE device was created",
 		     "load the driver of your NIC (mlx5_ib, irdma, bnxt_re, ...) or create a Soft-RoCE device: "
 		     "modprobe rdma_rxe && rdma link add rxe0 type rxe netdev IFACE");
+	return EXIT_HOST;
+}
+
+static int count_dev(const struct rd_dev *d, void *data)
+{
+	(void)d;
+	(*(int *)data)++;
+	return 0;
+}
+
+int report_no_rdma(void)
+{
+	int n = 0;
+	int rc = nl_require();
+
+	/* no RDMA in the kernel: nl_require() has said so, as for every command */
+	if (rc)
+		return rc;
+	rc = rd_dev_each(NULL, count_dev, &n);
+	if (rc)
+		return report_dev_error(NULL, rc);
+	if (n == 0)
+		return report_no_devices();
+	/* the kernel has devices that libibverbs does not show: neither
+	 * situation of the table, but the host still cannot run the command */
+	report_error("libibverbs lists none of this host's RDMA devices",
+		     "rdma-core's provider for their driver is missing, or ib_uverbs is not loaded",
+		     "install ibverbs-providers and load ib_uverbs; see: rdmadiag link check");
 	return EXIT_HOST;
 }
 

@@ -21,6 +21,11 @@ int report_no_port(const char *dev, unsigned port);
 /* Says on stderr that there is no RDMA device, and how to get one; returns
  * the exit code every command that reads devices gives then, EXIT_HOST. */
 int report_no_devices(void);
+/* For a command that finds devices through libibverbs (path test, path serve)
+ * and found none: says which situation of rdmadiag(8)'s exit-code table it
+ * is, in the words every other command uses for it (no RDMA in the kernel:
+ * nl_require()'s; no device: report_no_devices()'s), and returns its code. */
+int report_no_rdma(void);
 
 /* This node's name as the kernel knows it (read through fs_read, so a replay
  * shows the recorded host); NULL when unknown. Static buffer. */

@@ -45,7 +45,7 @@ static const struct field link_fields[] = {
 	[F_LMC] = { "lmc", NULL, FT_U64, 0, NULL },
 	[F_SUBNET_PREFIX] = { "subnet_prefix", NULL, FT_GUID, FF_DETAIL, NULL },
 	[F_GID_TBL_LEN] = { "gid_tbl_len", NULL, FT_U64, FF_DETAIL, NULL },
-	[F_MAX_MSG] = { "max_msg_sz", NULL, FT_U64, FF_DETAIL, NULL },
+	[F_MAX_MSG] = { "max_msg_bytes", NULL, FT_U64, FF_DETAIL, NULL },
 };
 
 void link_port_fill(const struct rd_port *p, struct link_port *lp)

@@ -30,12 +30,14 @@ int main(int argc, char **argv)
 	first = global_opts_parse(argc, argv, &rc);
 	if (first < 0 || first > argc)
 		return rc;
+	/* Help and a wrong command line need neither the host nor a recording:
+	 * answered before --snapshot unpacks, --replay (or RDMADIAG_REPLAY)
+	 * opens or --record makes its directory, so that they behave the same
+	 * with any of them as without (exit 0 or 2, nothing read or left). */
+	rc = cmd_check_line(argc - first, argv + first);
+	if (rc >= 0)
+		return rc;
 	if (g_opts.snapshot) {
-		/* help and a wrong command line need no snapshot: answered before
-		 * anything is unpacked, so that they behave as without --snapshot */
-		rc = cmd_check_line(argc - first, argv + first);
-		if (rc >= 0)
-			return rc;
 		snapshot_signals_catch();
 		rc = snapshot_replay_begin(g_opts.snapshot, argc - first, argv + first, &g_opts.replay_dir);
 		if (rc)

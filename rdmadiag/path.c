@@ -1327,7 +1327,7 @@ static void stage_mtu(struct tester *t, struct stage *s)
 	check_measured(&s->r, "largest UD payload that crosses: %u; RC path MTU %u; active MTU %u here, %u on "
 		       "the peer; netdev MTU %u here, %u on the peer", largest, t->q.path_mtu, t->q.local.active_mtu,
 		       t->remote.active_mtu, t->q.local.netdev_mtu, t->remote.netdev_mtu);
-	stage_num(s, "largest_ud", largest);
+	stage_num(s, "largest_ud_bytes", largest);
 	stage_num(s, "rc_path_mtu", t->q.path_mtu);
 	if (largest >= expect)
 		check_verdict(&s->r, V_PASS, NULL);
@@ -1788,6 +1788,11 @@ static int parse_test_opts(struct cmd_ctx *ctx, struct tester *t)
 
 static void report_no_rdma_host(void)
 {
+	/* no device at all: the words of every command for that situation */
+	if (!path_host_has_rdma_device()) {
+		report_no_rdma();
+		return;
+	}
 	report_error("this host cannot run the RDMA stages of path test", "no usable RDMA device or port",
 		     "run it on a host with RDMA (rdmadiag dev show), or create Soft-RoCE: "
 		     "rdma link add rxe0 type rxe netdev IFACE");

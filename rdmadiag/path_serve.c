@@ -286,7 +286,7 @@ int path_serve(struct cmd_ctx *ctx)
 		return EXIT_USAGE;
 	}
 	if (!path_host_has_rdma_device())
-		return report_no_devices();
+		return report_no_rdma();
 	rc = serve_listen(&sv);
 	if (rc)
 		return rc;

@@ -492,7 +492,7 @@ static int run_commands(const char *work, const char *interval, struct child *ch
 
 static const struct field snap_fields[] = {
 	{ "file", NULL, FT_STR, FF_HEAD, NULL },
-	{ "size", NULL, FT_U64, 0, NULL },
+	{ "size_bytes", NULL, FT_U64, 0, NULL },
 	{ "files", NULL, FT_U64, 0, NULL },
 	{ "redacted", NULL, FT_BOOL, 0, NULL },
 	{ "command", NULL, FT_STR, FF_HEAD, NULL },

@@ -133,7 +133,7 @@ fx() {
 	[ "${#lines[@]}" -eq 3 ]
 	for i in 0 1 2; do
 		jq -e --argjson seq $((i + 1)) '.schema == 2 and .seq == $seq and .interval_s >= 0.01 and .changed == 0
-			and (.rows | length) > 10 and all(.rows[]; .delta == 0 and .rate == 0)' <<<"${lines[$i]}"
+			and (.rows | length) > 10 and all(.rows[]; .delta == 0 and .rate_per_s == 0)' <<<"${lines[$i]}"
 	done
 	# a row's value is what show prints for that kind
 	v=$(jq '.rows[] | select(.counter == "sequence_errors") | .value' <<<"${lines[0]}")
@@ -168,6 +168,19 @@ fx() {
 	assert_success
 	assert_output --partial 'PASS  counter.retrans        mlx5_0/1'
 	assert_output --partial '8 pass, 0 warn, 0 fail, 0 skip'
+}
+
+@test "check: a total since reset names the kinds it sums, with counter show's names and numbers" {
+	local show seq dup
+	show=$(rd --replay "$MLX5" -j counter show mlx5_0/1)
+	seq=$(jq '.ports[0].retransmission.sequence_errors' <<<"$show")
+	dup=$(jq '.ports[0].retransmission.duplicate_requests' <<<"$show")
+	run -0 --separate-stderr rd --replay "$MLX5" -j counter check mlx5_0/1 --interval 0.01 --only counter.seq_err
+	jq -e --arg m "sequence errors +0 in 0.0 s (0.0/s), $((seq + dup)) since reset (sequence_errors $seq, duplicate_requests $dup); the port was idle" \
+		'.checks[0].measured == $m' <<<"$output"
+	# a rule of one kind needs no list: ack_timeouts alone
+	run -0 --separate-stderr rd --replay "$MLX5" counter check --interval 0.01 --only counter.timeout
+	assert_output --regexp 'ACK timeouts \+0 in [0-9.]+ s \(0.0/s\), [0-9]+ since reset; the port was idle'
 }
 
 @test "check --list: every rule id with a one-line description, text and JSON, no device read" {

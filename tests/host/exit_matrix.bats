@@ -9,9 +9,13 @@ load helpers
 bats_require_minimum_version 1.5.0
 
 # Commands that never read the device list: the map is built in, report merge
-# reads files, system snapshot refuses replays before reading anything, path
-# test refuses replays (its own row below).
-NO_DEVICE_READ='counter map|report merge|system snapshot|path test'
+# reads files, system snapshot refuses replays before reading anything.
+NO_DEVICE_READ='counter map|report merge|system snapshot'
+# The one message of each situation of the table, whatever the command
+# (path test and path serve find devices through libibverbs, the others
+# through netlink): the first line of the block on stderr.
+NO_KERNEL_SAYS='rdmadiag: cannot open an RDMA netlink socket: this kernel has no RDMA support'
+NO_DEVICE_SAYS='rdmadiag: no RDMA devices on this host'
 # Refused under --replay/--snapshot: they send traffic or read the live host.
 NOT_REPLAYED='path test|path serve|system snapshot'
 # dev monitor waits for a device to be added: no device is no error for it.
@@ -68,6 +72,7 @@ run_case() {
 	shift
 	out=$(timeout 30 "$RDMADIAG" "${g[@]}" "$@" 2>"$BATS_TEST_TMPDIR/err") && rc=0 || rc=$?
 	LAST_OUT=$out	# for the caller's own checks
+	LAST_CASE="${g[*]} $*"
 	err=$(cat "$BATS_TEST_TMPDIR/err")
 	local blocks
 	blocks=$(grep -c '^rdmadiag: ' <<<"$err" || true)
@@ -86,6 +91,13 @@ run_case() {
 	elif [ "$want" -ne 2 ] && [ "$(jq -s length <<<"$out")" -lt 1 ] && ! is_one_of "$1 $2" "$WAITS_FOR_DEVICE"; then
 		FAILS+=("${g[*]} $*: no JSON document on stdout")
 	fi
+}
+
+# said WANT: the last run_case's block on stderr starts with the line WANT.
+said() {
+	local first
+	first=$(grep -m1 '^rdmadiag: ' "$BATS_TEST_TMPDIR/err" || true)
+	[ "$first" = "$1" ] || FAILS+=("${LAST_CASE}: says '$first', want '$1'")
 }
 
 report() {
@@ -112,7 +124,9 @@ no_rdma_kernel() {
 	mapfile -t w < <(cmd_words "$@" rxe0/1)
 	[[ $4 == DEV/PORT* ]] || mapfile -t w < <(cmd_words "$@" "")
 	run_case $want -- "$1" "$2" "${w[@]}"
+	[ $want -ne 3 ] || said "$NO_KERNEL_SAYS"
 	run_case $want -j -- "$1" "$2" "${w[@]}"
+	[ $want -ne 3 ] || said "$NO_KERNEL_SAYS"
 }
 
 @test "no RDMA in the kernel: exit 3 for every command that reads devices, checks included" {
@@ -131,8 +145,13 @@ no_device() {
 	mapfile -t w < <(cmd_words "$@" rxe0/1)
 	[[ $4 == DEV/PORT* ]] || mapfile -t w < <(cmd_words "$@" "")
 	# an ARG_FIRST command names a device the host lacks: the unknown-device code, 3
+	# (one that names a device is told it has no such device: unknown_device)
+	local says=$NO_DEVICE_SAYS
+	[[ $4 == DEV/PORT* ]] && says=
 	run_case $want --replay "$FIXTURES/no-device" -- "$1" "$2" "${w[@]}"
+	[ $want -ne 3 ] || [ -z "$says" ] || said "$says"
 	run_case $want -j --replay "$FIXTURES/no-device" -- "$1" "$2" "${w[@]}"
+	[ $want -ne 3 ] || [ -z "$says" ] || said "$says"
 }
 
 @test "netlink answers but no device: exit 3, checks 1 (a failed kernel.rdma), dev monitor waits" {
@@ -225,6 +244,49 @@ help_and_unknown_under_snapshot() {
 	TMPDIR=$T each_command help_and_unknown_under_snapshot
 	report
 	[ -z "$(ls -A "$T")" ]
+}
+
+# --replay DIR (and RDMADIAG_REPLAY) names a recording that help and a wrong
+# command line never read: here none is there, and a file is no directory.
+help_and_unknown_under_replay() {
+	local bad
+	for bad in "$BATS_TEST_TMPDIR/no-such-recording" "$BATS_TEST_TMPDIR/a-file"; do
+		[ "$("$RDMADIAG" --replay "$bad" "$1" "$2" help)" = "$("$RDMADIAG" "$1" "$2" help)" ] ||
+			FAILS+=("--replay $bad $1 $2 help: not the help of $1 $2")
+		run_case 0 --replay "$bad" -- "$1" "$2" help
+		run_case 0 --replay "$bad" -- help "$1" "$2"
+		run_case 2 --replay "$bad" -- "$1" "$2" --no-such-option
+		run_case 2 -j --replay "$bad" -- "$1" "$2" --no-such-option
+		[ -z "$LAST_OUT" ] || FAILS+=("-j --replay $bad $1 $2 --no-such-option: printed on stdout: $LAST_OUT")
+		run_case 2 --replay "$bad" -- "$1" no-such-action
+		RDMADIAG_REPLAY=$bad run_case 0 -- "$1" "$2" help
+		RDMADIAG_REPLAY=$bad run_case 2 -- "$1" "$2" --no-such-option
+	done
+}
+
+@test "help and unknown words under --replay DIR: exit 0 and 2 as without it, DIR never read" {
+	touch "$BATS_TEST_TMPDIR/a-file"
+	each_command help_and_unknown_under_replay
+	for g in "--replay $BATS_TEST_TMPDIR/no-such-recording" "--replay $BATS_TEST_TMPDIR/a-file"; do
+		# shellcheck disable=SC2086 # the global options, split on purpose
+		run_case 0 $g -- help
+		# shellcheck disable=SC2086
+		run_case 0 $g -- help link
+		# shellcheck disable=SC2086
+		run_case 2 $g -- no-such-object
+		# shellcheck disable=SC2086
+		run_case 2 $g -- help no-such-object
+	done
+	report
+}
+
+@test "help and unknown words under --record DIR: DIR is not made" {
+	local rec=$BATS_TEST_TMPDIR/rec
+	run_case 0 --record "$rec" -- link show help
+	run_case 2 --record "$rec" -- link no-such-action
+	run_case 2 --record "$rec" -- no-such-object
+	report
+	[ ! -e "$rec" ]
 }
 
 interval_zero() {

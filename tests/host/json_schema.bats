@@ -261,7 +261,7 @@ validate_collected() {
 
 @test "system snapshot and path serve validate (this host)" {
 	collect system-snapshot -j system snapshot -o "$BATS_TEST_TMPDIR/h.tar" --interval 0.1
-	jq -e '.snapshot.size > 0 and (.commands | length) > 5' <<<"$DOC"
+	jq -e '.snapshot.size_bytes > 0 and (.commands | length) > 5' <<<"$DOC"
 	collect system-snapshot -j system snapshot -o /nonexistent/dir/x.tar --interval 0.1
 	jq -e '(.snapshot | not) and (.errors | length) == 1' <<<"$DOC"
 	# 192.0.2.1 (TEST-NET-1) is no address of this host: serve cannot listen,
@@ -324,4 +324,44 @@ validate_collected() {
 	# a document that is neither a report nor an error
 	run "$VALIDATE" "$SCHEMAS/counter-check.schema.json" <<<'{"schema":2}'
 	assert_failure
+}
+
+# Issue 21, "units in key names": a key whose schema description gives its
+# unit says it in its name (size_bytes, duration_ms, latency_p50_us,
+# interval_s, bandwidth_gbps, msgs_per_s). An MTU is bytes by definition
+# (active_mtu, path_mtu, as iproute2 names it); timestamp is a point in Unix
+# time, seconds as `date +%s` gives them.
+@test "a key whose schema gives a unit names it" {
+	run python3 - "$SCHEMAS"/*.schema.json <<-'PY'
+	import json, re, sys
+	units = [  # (what the description says, what the key must say)
+	    (r"\bper second\b", r"_per_s$"),
+	    (r"\bbytes\b", r"(_bytes|_mtu)$"),
+	    (r"\bseconds\b", r"(_s$|^seconds_|^timestamp$)"),
+	    (r"\bms\b", r"_ms$"),
+	    (r"\bus\b", r"_us$"),
+	    (r"Gb/s", r"_gbps$"),
+	]
+	def props(node):
+	    if isinstance(node, dict):
+	        for key, sub in (node.get("properties") or {}).items():
+	            if isinstance(sub, dict):
+	                yield key, sub.get("description", "")
+	        for sub in node.values():
+	            yield from props(sub)
+	    elif isinstance(node, list):
+	        for sub in node:
+	            yield from props(sub)
+	bad = 0
+	for path in sys.argv[1:]:
+	    for key, desc in props(json.load(open(path))):
+	        for said, named in units:
+	            if re.search(said, desc):
+	                if not re.search(named, key):
+	                    print(f"{path.rsplit('/', 1)[-1]}: {key} ({desc!r}) does not name its unit")
+	                    bad = 1
+	                break  # the first unit the description names is the key's
+	sys.exit(bad)
+	PY
+	[ "$status" -eq 0 ] || fail "$output"
 }

@@ -170,7 +170,7 @@ rq() {
 @test "mr show prints keys only when the kernel gave them" {
 	run rq -j mr show
 	assert_success
-	[ "$(jq -c '.mrs | map([.mrn, .rkey, .lkey, .mrlen])' <<<"$output")" = '[[4,"0x1234","0x1234",4096],[5,null,null,8192]]' ]
+	[ "$(jq -c '.mrs | map([.mrn, .rkey, .lkey, .mrlen_bytes])' <<<"$output")" = '[[4,"0x1234","0x1234",4096],[5,null,null,8192]]' ]
 }
 
 @test "res show gives the per-device counts" {

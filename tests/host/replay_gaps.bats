@@ -22,7 +22,12 @@ gap_message() {
 @test "counter show of a recording made without counters: a replay gap, exit 2" {
 	run --separate-stderr "$RD" --replay "$FX/lab-rxe" counter show
 	[ "$status" -eq 2 ]
+	# stdout says nothing about the port's counters: the recording has none
+	[ "$output" = "rxe0/1: netdev rxenet0" ]
 	output=$stderr gap_message
+	run --separate-stderr "$RD" --replay "$FX/lab-rxe" -j counter show
+	[ "$status" -eq 2 ]
+	jq -e '(.ports[0] | has("error") | not) and (.errors | length == 1)' <<<"$output"
 }
 
 @test "gid show of a recording without sysfs: a replay gap, exit 2, and -j says so in errors" {

@@ -277,7 +277,7 @@ EOF
 @test "system snapshot on this host (no RDMA): replays print exactly what the commands print live here" {
 	run rd -j system snapshot -o "$BATS_TEST_TMPDIR/h.tar" --interval 0.2
 	assert_success
-	assert_output --regexp '"snapshot":\{"file":".*h.tar","size":[0-9]+,"files":[0-9]+,"redacted":false\}'
+	assert_output --regexp '"snapshot":\{"file":".*h.tar","size_bytes":[0-9]+,"files":[0-9]+,"redacted":false\}'
 	assert_output --partial '{"command":"link check","exit_code":3}'
 	for c in "dev show" "-j link show" "link check" "-j link check" "counter show" "-j qp show"; do
 		# shellcheck disable=SC2086

@@ -121,7 +121,7 @@ kind() { # kind JSON GROUP KIND
 		[ "$sum" -gt 0 ]
 		[ "$sum" -eq "$diff" ]
 	done
-	# rate is delta over the interval
-	jq -e '.interval_s as $s | all(.rows[]; (.rate - .delta / $s) | fabs < 0.1 + .rate * 0.01)' "$BATS_TEST_TMPDIR/watch.jsonl"
+	# rate_per_s is delta over the interval
+	jq -e '.interval_s as $s | all(.rows[]; (.rate_per_s - .delta / $s) | fabs < 0.1 + .rate_per_s * 0.01)' "$BATS_TEST_TMPDIR/watch.jsonl"
 	validate_json --lines counter-watch "$BATS_TEST_TMPDIR/watch.jsonl"
 }

@@ -158,7 +158,7 @@ holder_create() {
 	doc system-check 0 system check --interval 0.5
 	jq -e '[.layers[] | .layer] == ["device", "resource", "counter"]' <<<"$output"
 	doc system-snapshot 0 system snapshot -o "$BATS_TEST_TMPDIR/s.tar" --interval 0.2
-	jq -e '.snapshot.size > 0 and (.commands | length) > 5 and all(.commands[]; .exit_code == 0)' <<<"$output"
+	jq -e '.snapshot.size_bytes > 0 and (.commands | length) > 5 and all(.commands[]; .exit_code == 0)' <<<"$output"
 	# path serve on this host, path test to its own address: one peer, then --peers
 	"$RD" -j path serve --port 4800 --idle-timeout 10 >"$BATS_TEST_TMPDIR/serve.json" 2>"$BATS_TEST_TMPDIR/serve.err" 3>&- &
 	BGPIDS=$!
