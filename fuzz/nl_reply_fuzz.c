@@ -21,8 +21,6 @@
 #include "../rdmadiag/rdmadiag.h"
 #include "fuzz_common.h"
 
-struct global_opts g_opts;
-
 static int dev_cb(const struct rd_dev *d, void *data)
 {
 	(void)data;

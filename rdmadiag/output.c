@@ -9,7 +9,6 @@
 #include <unistd.h>
 
 #include "output.h"
-#include "rdmadiag.h"
 
 #define MAX_DEPTH 32
 #define MAX_ERRORS 64
@@ -21,6 +20,7 @@ struct level {
 
 static struct {
 	FILE *fp;
+	struct out_mode mode;	/* from out_init(): no global option is read here */
 	bool stream;		/* JSON lines mode */
 	int depth;
 	struct level stack[MAX_DEPTH];
@@ -155,16 +155,27 @@ static bool fp_interactive(FILE *fp)
 	return fd >= 0 && isatty(fd);
 }
 
-void out_init(FILE *fp)
+void out_redirect(FILE *fp)
 {
 	ob_drain();	/* what was written so far belongs to the stream it was meant for */
 	o.fp = fp;
 	o.interactive = fp && fp_interactive(fp);
 }
 
+void out_init(FILE *fp, struct out_mode mode)
+{
+	out_redirect(fp);
+	o.mode = mode;
+}
+
+void out_set_json(void)
+{
+	o.mode.json = true;
+}
+
 bool out_is_json(void)
 {
-	return g_opts.json;
+	return o.mode.json;
 }
 
 bool out_at_top_level(void)
@@ -183,9 +194,9 @@ void out_set_stream(bool on)
 
 static bool use_color(void)
 {
-	if (g_opts.json || g_opts.color == COLOR_NEVER)
+	if (o.mode.json || o.mode.color == COLOR_NEVER)
 		return false;
-	if (g_opts.color == COLOR_ALWAYS)
+	if (o.mode.color == COLOR_ALWAYS)
 		return true;
 	/* Asked once per stream: a syscall per coloured field shows at 10k lines. */
 	static FILE *asked;
@@ -227,7 +238,7 @@ const char *out_color_reset(void)
 
 static void json_indent(void)
 {
-	if (!g_opts.pretty || o.stream)
+	if (!o.mode.pretty || o.stream)
 		return;
 	line_done();
 	putch('\n');
@@ -328,7 +339,7 @@ static bool json_next_member(void)
 static void json_key(const char *key)
 {
 	json_string(key);
-	putstr(g_opts.pretty && !o.stream ? ": " : ":");
+	putstr(o.mode.pretty && !o.stream ? ": " : ":");
 }
 
 static void json_member(const char *key)
@@ -377,9 +388,9 @@ static struct rendered label_slot[LABEL_SLOTS];
 
 static int label_mode(void)
 {
-	if (!g_opts.json)
+	if (!o.mode.json)
 		return 0;
-	return g_opts.pretty && !o.stream ? 2 : 1;
+	return o.mode.pretty && !o.stream ? 2 : 1;
 }
 
 /* Renders the label or key of f, and v after it, with the writer itself, into
@@ -544,9 +555,9 @@ static void text_start_item(void)
 void out_begin(void)
 {
 	if (!o.fp)
-		out_init(stdout);
+		out_redirect(stdout);
 	o.begun = true;
-	if (!g_opts.json || o.stream)
+	if (!o.mode.json || o.stream)
 		return;
 	/* Written on first use, so that a command may still choose JSON lines. */
 	o.pending = true;
@@ -579,10 +590,10 @@ static void stream_finish(void)
 void out_finish(void)
 {
 	if (!o.fp)
-		out_init(stdout);
-	if (g_opts.json && o.stream) {
+		out_redirect(stdout);
+	if (o.mode.json && o.stream) {
 		stream_finish();
-	} else if (g_opts.json) {
+	} else if (o.mode.json) {
 		if (!o.begun)
 			out_begin();
 		json_begin_pending();
@@ -611,19 +622,19 @@ void out_record_error(const char *msg)
 
 void out_list_begin(const char *key)
 {
-	if (g_opts.json)
+	if (o.mode.json)
 		json_open(key, true);
 }
 
 void out_list_end(void)
 {
-	if (g_opts.json)
+	if (o.mode.json)
 		json_close();
 }
 
 void out_obj_begin(const char *key)
 {
-	if (g_opts.json) {
+	if (o.mode.json) {
 		json_open(key, false);
 		return;
 	}
@@ -634,7 +645,7 @@ void out_obj_begin(const char *key)
 
 void out_obj_end(void)
 {
-	if (g_opts.json) {
+	if (o.mode.json) {
 		json_close();
 		return;
 	}
@@ -647,7 +658,7 @@ void out_obj_end(void)
 
 static bool text_skips(const struct field *f)
 {
-	return (f->flags & FF_DETAIL) && !g_opts.details;
+	return (f->flags & FF_DETAIL) && !o.mode.details;
 }
 
 /* A value as text: control bytes (a hostile kernel reply or peer could send
@@ -706,7 +717,7 @@ void out_str(const struct field *f, const char *v)
 {
 	if (!v)
 		return;
-	if (g_opts.json) {
+	if (o.mode.json) {
 		json_field(f);
 		json_string(v);
 	} else {
@@ -721,7 +732,7 @@ void out_token(const struct field *f, const char *v)
 
 void out_enum(const struct field *f, const char *token, const char *text)
 {
-	if (g_opts.json) {
+	if (o.mode.json) {
 		out_str(f, token);
 		return;
 	}
@@ -769,7 +780,7 @@ void out_u64(const struct field *f, uint64_t v)
 	char *end = buf + sizeof(buf);
 	char *text = u64_digits(v, end);
 
-	if (g_opts.json) {
+	if (o.mode.json) {
 		json_field(f);
 		put(text, (size_t)(end - text));
 		return;
@@ -948,7 +959,7 @@ void out_s64(const struct field *f, int64_t v)
 	char buf[32];
 
 	snprintf(buf, sizeof(buf), "%" PRId64, v);
-	if (g_opts.json) {
+	if (o.mode.json) {
 		json_field(f);
 		putstr(buf);
 		return;
@@ -958,7 +969,7 @@ void out_s64(const struct field *f, int64_t v)
 
 void out_bool(const struct field *f, bool v)
 {
-	if (g_opts.json) {
+	if (o.mode.json) {
 		json_field(f);
 		putstr(v ? "true" : "false");
 		return;
@@ -971,7 +982,7 @@ void out_double(const struct field *f, double v, int decimals)
 	char buf[64];
 
 	if (!isfinite(v)) {	/* JSON has no NaN or infinity */
-		if (g_opts.json) {
+		if (o.mode.json) {
 			json_field(f);
 			putstr("null");
 		} else {
@@ -980,7 +991,7 @@ void out_double(const struct field *f, double v, int decimals)
 		return;
 	}
 	snprintf(buf, sizeof(buf), "%.*f", decimals, v);
-	if (g_opts.json) {
+	if (o.mode.json) {
 		json_field(f);
 		putstr(buf);
 		return;
@@ -1022,7 +1033,7 @@ void out_text(const char *fmt, ...)
 {
 	va_list ap;
 
-	if (g_opts.json)
+	if (o.mode.json)
 		return;
 	text_end_line();
 	va_start(ap, fmt);
@@ -1033,6 +1044,6 @@ void out_text(const char *fmt, ...)
 
 void out_newline(void)
 {
-	if (!g_opts.json)
+	if (!o.mode.json)
 		text_end_line();
 }

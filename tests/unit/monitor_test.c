@@ -11,8 +11,6 @@
 #include "../../rdmadiag/rdmadiag.h"
 #include "tap.h"
 
-struct global_opts g_opts;
-
 static char buf[4096];
 static size_t used;
 
