@@ -8,7 +8,6 @@
 #include <unistd.h>
 
 #include "../netlink/source.h"
-#include "../rdmadiag/rdmadiag.h"
 #include "fuzz_common.h"
 
 static char dir[64];

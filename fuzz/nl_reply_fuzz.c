@@ -18,7 +18,6 @@
 #include "../netlink/res.h"
 #include "../netlink/source.h"
 #include "../netlink/stat.h"
-#include "../rdmadiag/rdmadiag.h"
 #include "fuzz_common.h"
 
 static int dev_cb(const struct rd_dev *d, void *data)

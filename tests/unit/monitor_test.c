@@ -8,7 +8,6 @@
 #include <string.h>
 
 #include "../../netlink/monitor.h"
-#include "../../rdmadiag/rdmadiag.h"
 #include "tap.h"
 
 static char buf[4096];
