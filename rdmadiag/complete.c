@@ -692,18 +692,7 @@ int complete_main(int argc, char **argv)
 /* A developer interface, not a result: printed directly, not via output.h. */
 static void json_str(const char *s)
 {
-	putchar('"');
-	for (; s && *s; s++) {
-		unsigned char c = (unsigned char)*s;
-
-		if (c == '"' || c == '\\')
-			printf("\\%c", c);
-		else if (c < 0x20)
-			printf("\\u%04x", c);
-		else
-			putchar(c);
-	}
-	putchar('"');
+	json_fput_string(stdout, s ? s : "");
 }
 
 static void json_str_list(const char *const *list)

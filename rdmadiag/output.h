@@ -157,6 +157,10 @@ bool out_at_top_level(void);
 const char *out_color(const char *token);
 const char *out_color_reset(void);
 
+/* A JSON string, escaped as the documents escape it, straight to fp: for
+ * what is printed past the layer (__tables, a developer interface). */
+void json_fput_string(FILE *fp, const char *s);
+
 /* Formatting helpers shared by objects. */
 void format_guid(uint64_t v, char *buf, size_t len);
 /* A measured number for a table cell: "%.*f", or "-" when not measured (NAN). */
