@@ -8,7 +8,6 @@
 #include <unistd.h>
 
 #include "../netlink/source.h"
-#include "../rdmadiag/rdmadiag.h"
 #include "fuzz_common.h"
 
 static char dir[64];
@@ -37,13 +36,14 @@ static int make_recording_dirs(const char *top)
 const char *fuzz_replay_dir(void)
 {
 	static bool done;
+	struct source_error se;
 
 	if (done)
 		return dir;
 	/* every input writes files: keep them in memory when the host allows */
 	snprintf(dir, sizeof(dir), "%s/rdmadiag-fuzz-XXXXXX", access("/dev/shm", W_OK) ? "/tmp" : "/dev/shm");
 	/* a recording's layout (netlink/, fs/): source_init() refuses any other directory */
-	if (!mkdtemp(dir) || make_recording_dirs(dir) || source_init(NULL, dir)) {
+	if (!mkdtemp(dir) || make_recording_dirs(dir) || source_init(NULL, dir, &se)) {
 		perror("fuzz: replay directory");
 		abort();
 	}

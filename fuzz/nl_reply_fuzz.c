@@ -18,10 +18,7 @@
 #include "../netlink/res.h"
 #include "../netlink/source.h"
 #include "../netlink/stat.h"
-#include "../rdmadiag/rdmadiag.h"
 #include "fuzz_common.h"
-
-struct global_opts g_opts;
 
 static int dev_cb(const struct rd_dev *d, void *data)
 {

@@ -26,8 +26,6 @@
 #include "../verbs/verbs.h"
 #include "fuzz_common.h"
 
-struct global_opts g_opts;
-
 #define MAX_FIELDS 16
 #define IB "fs/sys/class/infiniband/fz0"
 

@@ -44,7 +44,7 @@ typedef void (*mon_event_cb)(const struct mon_event *ev, void *data);
 /* Asks the kernel (or the fixture) whether it sends monitor events and, when
  * it does, joins the group. Never fails: without events (old kernel, no
  * permission to join, any error) it returns MON_POLL. why gets a one-line
- * reason for -d output. nl_require() must have succeeded. */
+ * reason for -d output. nl_open() must have succeeded. */
 enum mon_mode mon_open(char *why, size_t len);
 void mon_close(void);
 

@@ -10,7 +10,6 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "../rdmadiag/rdmadiag.h"
 #include "nl.h"
 #include "source.h"
 
@@ -20,7 +19,7 @@
 
 static struct {
 	struct mnl_socket *sock;
-	bool opened;		/* nl_require() succeeded (socket or replay) */
+	bool opened;		/* nl_open() succeeded (socket or replay) */
 	bool busy;		/* a request is streaming: callbacks must not nest */
 	bool kernel_err;	/* the error came in an NLMSG_ERROR, not from parsing */
 	bool no_recording;	/* replay: the recording has no reply for the request */
@@ -29,7 +28,13 @@ static struct {
 	unsigned bad_attrs;
 	char err_msg[256];
 	char *buf;
+	void (*open_failed)(int err);	/* nl_on_open_error() */
 } nl;
+
+void nl_on_open_error(void (*say)(int err))
+{
+	nl.open_failed = say;
+}
 
 unsigned nl_bad_attrs(void)
 {
@@ -298,7 +303,7 @@ static int replayed_open_error(void)
 	return -e;
 }
 
-int nl_require(void)
+int nl_open(void)
 {
 	int err;
 
@@ -308,35 +313,14 @@ int nl_require(void)
 	 * error is asked again by every command); nl_close frees it. */
 	if (!nl.buf)
 		nl.buf = malloc(NL_BUF_SIZE);
-	if (!nl.buf) {
-		report_error("out of memory", NULL, NULL);
-		return EXIT_RUNTIME;
-	}
+	if (!nl.buf)
+		return -ENOMEM;
 	err = source_replaying() ? replayed_open_error() : open_socket();
 	if (source_recording() && err)
 		record_open_error(err);
-	if (err == 0) {
+	if (err == 0)
 		nl.opened = true;
-		return 0;
-	}
-	if (err == -EPROTONOSUPPORT || err == -EAFNOSUPPORT) {
-		report_error("cannot open an RDMA netlink socket: this kernel has no RDMA support",
-			     "the RDMA core (ib_core) is not loaded, or the kernel was built without CONFIG_INFINIBAND",
-			     "load it with 'modprobe ib_core' and a device driver (e.g. 'modprobe rdma_rxe' for "
-			     "Soft-RoCE, mlx5_ib, irdma), or boot a kernel with CONFIG_INFINIBAND");
-		return EXIT_HOST;
-	}
-	if (err == -EACCES || err == -EPERM) {
-		report_error("cannot open an RDMA netlink socket: permission denied",
-			     "a security policy (seccomp, SELinux, container) forbids NETLINK_RDMA",
-			     "run rdmadiag on the host or allow netlink sockets for it");
-		return EXIT_HOST;
-	}
-	char what[128];
-
-	snprintf(what, sizeof(what), "cannot open an RDMA netlink socket: %s", strerror(-err));
-	report_error(what, NULL, "retry; if it persists, check the kernel log (dmesg)");
-	return EXIT_RUNTIME;
+	return err;
 }
 
 void nl_close(void)
@@ -509,10 +493,13 @@ int nl_run(const struct nl_req *r, nl_msg_cb cb, void *data)
 	nl.err_msg[0] = '\0';
 	nl.no_recording = false;
 	if (!nl.opened) {
-		int e = nl_require();
+		int e = nl_open();
 
-		if (e)
+		if (e) {
+			if (nl.open_failed)
+				nl.open_failed(e);
 			return -ENODEV;
+		}
 	}
 	if (nl.busy) {
 		/* One socket, one buffer: a nested request would eat the outer

@@ -28,9 +28,14 @@ typedef const struct nlattr *nl_tb[NL_TB_SIZE];
  * Return MNL_CB_OK to go on, MNL_CB_STOP to end early, MNL_CB_ERROR on error. */
 typedef int (*nl_msg_cb)(const nl_tb tb, void *data);
 
-/* Opens the socket (or the fixture). On failure prints what failed, why and
- * what to do, and returns the exit code to use (EXIT_HOST or EXIT_RUNTIME). */
-int nl_require(void);
+/* Opens the socket (or the fixture): 0, or -errno (-ENOMEM: no buffer; else
+ * why the socket did not open, live or as recorded). Prints nothing: the
+ * front end says what it means (nl_require() in rdmadiag/lower_err.h). */
+int nl_open(void);
+/* A request made before the socket is open opens it; when that fails, say(err)
+ * is told (the front end's message, as nl_require() gives it) and the
+ * request returns -ENODEV. Unset, nothing is said. */
+void nl_on_open_error(void (*say)(int err));
 void nl_close(void);
 
 /* A request: command, DUMP or not, then up to eight u32 or string attributes. */

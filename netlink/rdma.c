@@ -5,7 +5,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../rdmadiag/rdmadiag.h"
 #include "rdma.h"
 
 static void copy_str(char *dst, size_t len, const char *src)
@@ -185,34 +184,3 @@ const char *rd_driver_module(uint64_t id)
 	return id < sizeof(mods) / sizeof(mods[0]) ? mods[id] : NULL;
 }
 
-static bool replay_gap_told;
-
-bool rd_replay_gap_told(void)
-{
-	return replay_gap_told;
-}
-
-void rd_report_nl_error(const char *what, int err)
-{
-	char line[512];
-	const char *ack = nl_error_msg();
-
-	snprintf(line, sizeof(line), "%s: %s%s%s", what, strerror(err < 0 ? -err : err),
-		 ack[0] ? ": " : "", ack);
-	if (err == -ETIMEDOUT) {
-		report_error(line, "the RDMA core did not answer in time (kernel busy or hung driver)",
-			     "retry; check 'dmesg' for RDMA driver errors");
-	} else if (err == -EPERM || err == -EACCES) {
-		report_error(line, "this request needs privileges", "run as root (or with CAP_NET_ADMIN)");
-	} else if (err == -ENOENT && nl_reply_not_recorded()) {
-		replay_gap_told = true;
-		report_error(line, "this command, in this form or with these options, was not what was recorded",
-			     g_opts.snapshot ? "replay it in the form the snapshot ran it: see 'Snapshots' in rdmadiag-system(8)"
-					     : "replay the command the recording was made with, or record this one "
-					       "with 'rdmadiag --record DIR ...'");
-	} else if (err == -EOPNOTSUPP) {
-		report_error(line, "this kernel does not support the request", "use a newer kernel for this information");
-	} else {
-		report_error(line, NULL, "retry; if it persists, report it with 'rdmadiag --record DIR' output");
-	}
-}

@@ -66,10 +66,4 @@ const char *rd_phys_state_token(uint8_t s);	/* "link_up" */
 const char *rd_phys_state_name(uint8_t s);	/* "LINK_UP" */
 const char *rd_driver_module(uint64_t driver_id);
 
-/* One line for a netlink error: strerror plus the kernel's extended ACK. */
-void rd_report_nl_error(const char *what, int err);
-/* Whether rd_report_nl_error() said that a replayed recording has no reply
- * for a request (the front end then exits 2: a command line to change). */
-bool rd_replay_gap_told(void);
-
 #endif

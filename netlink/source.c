@@ -10,7 +10,6 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "../rdmadiag/rdmadiag.h"
 #include "source.h"
 
 static struct {
@@ -20,6 +19,7 @@ static struct {
 	const void *nl_bytes;	/* source_replay_netlink_bytes() */
 	size_t nl_len;
 	int clock_state;	/* replay: 0 not looked, 1 the fixture has a clock file, -1 none */
+	const char *recorder;	/* source_set_recorder() */
 } src;
 
 /*
@@ -260,8 +260,8 @@ static void write_meta(void)
 
 	if (uname(&u))
 		memset(&u, 0, sizeof(u));
-	snprintf(buf, sizeof(buf), "recorded_by=rdmadiag %s\nkernel=%s\nmachine=%s\ntime=%lld\n",
-		 RDMADIAG_VERSION, u.release, u.machine, (long long)now);
+	snprintf(buf, sizeof(buf), "recorded_by=%s\nkernel=%s\nmachine=%s\ntime=%lld\n",
+		 src.recorder ? src.recorder : "rdmadiag", u.release, u.machine, (long long)now);
 	source_save("meta", buf, strlen(buf), false);
 }
 
@@ -286,37 +286,35 @@ const char *source_replay_unusable(const char *dir)
 	return "not a recording (it has neither netlink/ nor fs/)";
 }
 
-int source_init(const char *record_dir, const char *replay_dir)
+void source_set_recorder(const char *who)
+{
+	src.recorder = who;
+}
+
+int source_init(const char *record_dir, const char *replay_dir, struct source_error *e)
 {
 	const char *dir = replay_dir ? replay_dir : record_dir;
 
 	if (!dir)
 		return 0;
 	if (strlen(dir) >= sizeof(src.dir) - 256) {
-		report_error("the recording directory's path is too long", NULL, "use a shorter path for --record or --replay");
-		return -1;
+		*e = (struct source_error){ SOURCE_DIR_TOO_LONG, -ENAMETOOLONG, NULL };
+		return e->err;
 	}
 	strcpy(src.dir, dir);
 	if (replay_dir) {
 		const char *why = source_replay_unusable(dir);
 
 		if (why) {
-			char what[PATH_MAX + 64];
-
-			snprintf(what, sizeof(what), "cannot replay '%s': %s", dir, why);
-			report_error(what, "--replay and RDMADIAG_REPLAY name a fixture directory made by --record",
-				     "check the path, or record one with: rdmadiag --record DIR COMMAND");
-			return -1;
+			*e = (struct source_error){ SOURCE_REPLAY_UNUSABLE, -EINVAL, why };
+			return e->err;
 		}
 		src.replay = true;
 		return 0;
 	}
 	if (mkdir(dir, 0755) && errno != EEXIST) {
-		char what[PATH_MAX + 64];
-
-		snprintf(what, sizeof(what), "cannot create record directory '%s': %s", dir, strerror(errno));
-		report_error(what, NULL, "choose a writable directory for --record");
-		return -1;
+		*e = (struct source_error){ SOURCE_RECORD_MKDIR, -errno, NULL };
+		return e->err;
 	}
 	src.record = true;
 	write_meta();

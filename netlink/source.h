@@ -26,7 +26,22 @@
 #include <stddef.h>
 #include <stdio.h>
 
-int source_init(const char *record_dir, const char *replay_dir);
+/* Why source_init() refused, for the message the front end makes of it. */
+enum source_error_kind {
+	SOURCE_DIR_TOO_LONG,		/* the directory's path leaves no room for rel */
+	SOURCE_REPLAY_UNUSABLE,		/* why: source_replay_unusable()'s answer */
+	SOURCE_RECORD_MKDIR,		/* err: mkdir() of the record directory */
+};
+struct source_error {
+	enum source_error_kind kind;
+	int err;			/* -errno */
+	const char *why;		/* SOURCE_REPLAY_UNUSABLE: why, as text */
+};
+
+/* Who records, written into meta ("rdmadiag 0.1.0"): the front end knows. */
+void source_set_recorder(const char *who);
+/* 0, or -errno with *e saying why (nothing is printed: the caller says it). */
+int source_init(const char *record_dir, const char *replay_dir, struct source_error *e);
 /* Why DIR cannot be replayed (not there, not a directory, not a recording), or NULL. */
 const char *source_replay_unusable(const char *dir);
 void source_close(void);

@@ -13,12 +13,13 @@
 #include "../netlink/source.h"
 #include "../netlink/sysfs.h"
 #include "common.h"
+#include "lower_err.h"
 
 static bool gap_reported;
 
 bool replay_gap(void)
 {
-	return source_replaying() && (gap_reported || rd_replay_gap_told());
+	return source_replaying() && (gap_reported || nl_gap_told());
 }
 
 bool replay_lacks(const char *rel)
@@ -33,9 +34,7 @@ int report_replay_gap(const char *what)
 {
 	gap_reported = true;
 	report_error(what, "this command, in this form or with these options, was not what was recorded",
-		     g_opts.snapshot ? "replay it in the form the snapshot ran it: see 'Snapshots' in rdmadiag-system(8)"
-				     : "replay the command the recording was made with, or record this one with "
-				       "'rdmadiag --record DIR ...'");
+		     replay_gap_hint());
 	return EXIT_USAGE;
 }
 
@@ -62,7 +61,7 @@ int report_dev_error(const char *dev, int err)
 		fputc('\n', stderr);
 		return EXIT_HOST;
 	}
-	rd_report_nl_error("reading RDMA devices from the kernel failed", err);
+	report_nl_error("reading RDMA devices from the kernel failed", err);
 	return EXIT_RUNTIME;
 }
 

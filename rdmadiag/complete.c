@@ -34,6 +34,7 @@
 #include "../netlink/source.h"
 #include "../netlink/sysfs.h"
 #include "global_opts.h"
+#include "lower_err.h"
 #include "rdmadiag.h"
 #include "recent.h"
 #include "resource.h"
@@ -675,10 +676,10 @@ int complete_main(int argc, char **argv)
 	const char *replay = replay_dir_of(words, (int)cword);
 
 	/* Never record while completing; a bad fixture just gives no live values
-	 * (asked first: source_init() would print its refusal into the line). */
+	 * (asked first: source_start() would print its refusal into the line). */
 	if (replay && source_replay_unusable(replay))
 		replay = NULL;
-	if (replay && source_init(NULL, replay))
+	if (replay && source_start(NULL, replay))
 		replay = NULL;
 	complete_line(&l);
 	if (replay)
@@ -691,18 +692,7 @@ int complete_main(int argc, char **argv)
 /* A developer interface, not a result: printed directly, not via output.h. */
 static void json_str(const char *s)
 {
-	putchar('"');
-	for (; s && *s; s++) {
-		unsigned char c = (unsigned char)*s;
-
-		if (c == '"' || c == '\\')
-			printf("\\%c", c);
-		else if (c < 0x20)
-			printf("\\u%04x", c);
-		else
-			putchar(c);
-	}
-	putchar('"');
+	json_fput_string(stdout, s ? s : "");
 }
 
 static void json_str_list(const char *const *list)

@@ -18,6 +18,7 @@
 #include "counter_map.h"
 #include "counter_qp.h"
 #include "counter_sample.h"
+#include "lower_err.h"
 #include "objects.h"
 #include "output.h"
 #include "prom.h"

@@ -21,6 +21,7 @@
 #include "common.h"
 #include "counter_qp.h"
 #include "counter_sample.h"
+#include "lower_err.h"
 #include "output.h"
 #include "resource.h"
 
@@ -157,7 +158,7 @@ static int report_qpc_error(const char *doing, const char *dev, uint32_t dev_ind
 		return EXIT_HOST;
 	}
 	snprintf(what, sizeof(what), "%s on %s failed", doing, name);
-	rd_report_nl_error(what, err);
+	report_nl_error(what, err);
 	return EXIT_RUNTIME;
 }
 

@@ -8,6 +8,7 @@
 #include "../verbs/verbs.h"
 #include "common.h"
 #include "devwatch.h"
+#include "lower_err.h"
 #include "objects.h"
 #include "output.h"
 

@@ -9,6 +9,7 @@
 
 #include "common.h"
 #include "devwatch.h"
+#include "lower_err.h"
 #include "output.h"
 #include "rdmadiag.h"
 

@@ -12,6 +12,7 @@
 #include "../netlink/gid.h"
 #include "common.h"
 #include "link.h"
+#include "lower_err.h"
 #include "objects.h"
 #include "output.h"
 

@@ -7,6 +7,10 @@
 #include "global_opts.h"
 #include "output.h"
 
+/* Set once by main() through global_opts_parse(); defined here, with the
+ * table, so that whatever links the front end has it (tests, fuzz targets). */
+struct global_opts g_opts;
+
 static const char *const color_values[] = { "auto", "always", "never", NULL };
 
 const struct global_opt global_opts[] = {
@@ -272,6 +276,11 @@ int global_opts_parse(int argc, char **argv, int *rc)
 		return i;
 	*rc = EXIT_OK;
 	return argc + 1;
+}
+
+struct out_mode global_opts_out_mode(void)
+{
+	return (struct out_mode){ g_opts.json, g_opts.pretty, g_opts.details, g_opts.color };
 }
 
 /* --- help ---------------------------------------------------------------- */

@@ -53,6 +53,8 @@ void global_opt_spelling(const struct global_opt *g, char *buf, size_t len);
  * after them, -1 after a usage error (said, *rc set), or argc + 1 when the
  * command was fully handled (-V, -h; *rc set). Sets g_opts. */
 int global_opts_parse(int argc, char **argv, int *rc);
+/* The output mode the parsed options ask for, for out_init(). */
+struct out_mode global_opts_out_mode(void);
 
 /* The OPTIONS := { ... } block and the option lines of the top-level help. */
 void global_opts_print_help(FILE *fp);

@@ -15,6 +15,7 @@
 #include "common.h"
 #include "link.h"
 #include "link_check.h"
+#include "lower_err.h"
 #include "objects.h"
 #include "output.h"
 

@@ -15,6 +15,7 @@
 #include "check_select.h"
 #include "common.h"
 #include "link_check.h"
+#include "lower_err.h"
 #include "output.h"
 #include "prom.h"
 

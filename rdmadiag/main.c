@@ -8,11 +8,10 @@
 #include "../netlink/source.h"
 #include "common.h"
 #include "global_opts.h"
+#include "lower_err.h"
 #include "output.h"
 #include "rdmadiag.h"
 #include "snapshot.h"
-
-struct global_opts g_opts;
 
 int main(int argc, char **argv)
 {
@@ -21,7 +20,8 @@ int main(int argc, char **argv)
 
 	/* A closed pipe (rdmadiag ... | head) must not kill us mid-cleanup. */
 	signal(SIGPIPE, SIG_IGN);
-	out_init(stdout);
+	out_init(stdout, (struct out_mode){ 0 });
+	lower_layers_setup();
 	/* Hidden commands of the completion functions: before anything opens. */
 	if (argc >= 2 && !strcmp(argv[1], "__complete"))
 		return complete_main(argc - 1, argv + 1);
@@ -30,6 +30,7 @@ int main(int argc, char **argv)
 	first = global_opts_parse(argc, argv, &rc);
 	if (first < 0 || first > argc)
 		return rc;
+	out_init(stdout, global_opts_out_mode());
 	/* Help and a wrong command line need neither the host nor a recording:
 	 * answered before --snapshot unpacks, --replay (or RDMADIAG_REPLAY)
 	 * opens or --record makes its directory, so that they behave the same
@@ -53,7 +54,7 @@ int main(int argc, char **argv)
 	}
 	if (!g_opts.record_dir && !g_opts.replay_dir)
 		g_opts.record_dir = getenv("RDMADIAG_RECORD");
-	if (source_init(g_opts.record_dir, g_opts.replay_dir)) {
+	if (source_start(g_opts.record_dir, g_opts.replay_dir)) {
 		snapshot_replay_end();
 		return snapshot_signals_end(EXIT_HOST);
 	}

@@ -45,8 +45,25 @@ struct field {
 	const char *unit;	/* text suffix, e.g. "Gb/s"; NULL for none */
 };
 
+enum color_mode { COLOR_AUTO, COLOR_ALWAYS, COLOR_NEVER };
+
+/* How output looks, from the global options -j, -p, -d and --color. */
+struct out_mode {
+	bool json;
+	bool pretty;		/* JSON: indented (JSON lines stay one line each) */
+	bool details;		/* text: FF_DETAIL fields too */
+	enum color_mode color;	/* text only */
+};
+
 /* Document */
-void out_init(FILE *fp);
+/* Where output goes and how it looks (until then: stdout, text, colour as
+ * --color auto). The mode is taken here only (out_set_json() aside). */
+void out_init(FILE *fp, struct out_mode mode);
+/* Another stream, the same mode (system check hides a sub-report's text). */
+void out_redirect(FILE *fp);
+/* --format json after the dispatcher began the document as text, which
+ * printed nothing: JSON from here on (then out_begin() again). */
+void out_set_json(void);
 void out_begin(void);		/* opens the top-level JSON object */
 void out_finish(void);		/* closes all, prints collected errors */
 void out_set_stream(bool on);	/* JSON lines: each top-level object is one line */
@@ -139,6 +156,10 @@ bool out_at_top_level(void);
 /* ANSI colour for text mode ("" when colour is off). */
 const char *out_color(const char *token);
 const char *out_color_reset(void);
+
+/* A JSON string, escaped as the documents escape it, straight to fp: for
+ * what is printed past the layer (__tables, a developer interface). */
+void json_fput_string(FILE *fp, const char *s);
 
 /* Formatting helpers shared by objects. */
 void format_guid(uint64_t v, char *buf, size_t len);

@@ -27,6 +27,7 @@ int out_format_get(const struct cmd_ctx *ctx, enum out_format *fmt)
 		/* The dispatcher began the document as text, which printed nothing;
 		 * begin it again as JSON. */
 		g_opts.json = true;
+		out_set_json();
 		out_begin();
 	}
 	return 0;

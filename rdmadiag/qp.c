@@ -18,6 +18,7 @@
 #include "../netlink/source.h"
 #include "common.h"
 #include "devwatch.h"
+#include "lower_err.h"
 #include "objects.h"
 #include "output.h"
 #include "qp.h"
@@ -484,7 +485,7 @@ static int walk_devs(struct watch *w, struct devwatch *dw)
 			continue;
 		}
 		if (err) {
-			rd_report_nl_error("reading RDMA resources from the kernel failed", err);
+			report_nl_error("reading RDMA resources from the kernel failed", err);
 			rc = EXIT_RUNTIME;
 		}
 	}

@@ -14,6 +14,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "output.h"	/* enum color_mode */
+
 #define RDMADIAG_VERSION "0.1.0"
 
 /* Exit codes, documented in rdmadiag(8). */
@@ -24,8 +26,6 @@ enum exit_code {
 	EXIT_HOST = 3,	   /* this host cannot run the command */
 	EXIT_RUNTIME = 4,  /* unexpected runtime error */
 };
-
-enum color_mode { COLOR_AUTO, COLOR_ALWAYS, COLOR_NEVER };
 
 /* Global options, set once by main() before dispatch. */
 struct global_opts {

@@ -525,6 +525,7 @@ static int merge_format_get(const struct cmd_ctx *ctx, enum merge_format *fmt)
 	}
 	if (*fmt == MF_JSON && !g_opts.json) {
 		g_opts.json = true;	/* the dispatcher began a text document, which printed nothing */
+		out_set_json();
 		out_begin();
 	}
 	return 0;

@@ -13,6 +13,7 @@
 #include "../netlink/rdma.h"
 #include "../netlink/res.h"
 #include "common.h"
+#include "lower_err.h"
 #include "objects.h"
 #include "output.h"
 #include "resource.h"
@@ -283,7 +284,7 @@ static int summary_show(struct cmd_ctx *ctx)
 		out_obj_end();
 	out_list_end();
 	if (err) {
-		rd_report_nl_error("reading the RDMA resource summary from the kernel failed", err);
+		report_nl_error("reading the RDMA resource summary from the kernel failed", err);
 		return EXIT_RUNTIME;
 	}
 	if (!s.found && !ctx->argc)

@@ -8,6 +8,7 @@
 #include "../netlink/rdma.h"
 #include "../netlink/sysfs.h"
 #include "common.h"
+#include "lower_err.h"
 #include "output.h"
 #include "resource.h"
 
@@ -345,7 +346,7 @@ int res_walk(const struct res_query *q, enum rd_res_kind kind, const char *id_ke
 	for (int i = 0; i < devs.n; i++) {
 		err = res_walk_dev(q, kind, id_key, devs.index[i], cb, data);
 		if (err) {
-			rd_report_nl_error("reading RDMA resources from the kernel failed", err);
+			report_nl_error("reading RDMA resources from the kernel failed", err);
 			return EXIT_RUNTIME;
 		}
 	}

@@ -18,6 +18,7 @@
 #include "../netlink/source.h"
 #include "../netlink/sysfs.h"
 #include "../verbs/verbs.h"
+#include "lower_err.h"
 #include "rdmadiag.h"
 #include "snapshot_int.h"
 
@@ -126,7 +127,7 @@ int snap_host_inventory(const char *work)
 	snprintf(rec, sizeof(rec), "%s/rec/host", work);
 	snprintf(txt, sizeof(txt), "%s/host.txt", work);
 	fp = fopen(txt, "w");
-	if (!fp || source_init(rec, NULL)) {
+	if (!fp || source_start(rec, NULL)) {
 		if (fp)
 			fclose(fp);
 		report_error("cannot write the host inventory of the snapshot", NULL,

@@ -193,7 +193,7 @@ static void sub_begin(struct system_run *s, const char *key, const struct layer 
 			 l->peer ? " peer " : "", l->peer ? l->peer : "");
 		return;
 	}
-	out_init(s->devnull);
+	out_redirect(s->devnull);
 }
 
 static void sub_end(bool prom)
@@ -205,7 +205,7 @@ static void sub_end(bool prom)
 	out_newline();	/* a line the command left open ends where it was written */
 	if (g_opts.details && !prom)
 		out_text("\n");
-	out_init(stdout);
+	out_redirect(stdout);
 }
 
 static bool note_interrupted(struct layer *l);

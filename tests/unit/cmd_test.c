@@ -11,8 +11,6 @@
 #include "../../rdmadiag/rdmadiag.h"
 #include "tap.h"
 
-struct global_opts g_opts;
-
 static struct cmd_ctx last;
 static int runs;
 
@@ -68,8 +66,7 @@ int main(void)
 {
 	struct dev_port dp;
 
-	g_opts.color = COLOR_NEVER;
-	out_init(fopen("/dev/null", "w"));
+	out_init(fopen("/dev/null", "w"), (struct out_mode){ .color = COLOR_NEVER });
 	/* help and usage errors are not part of the TAP stream */
 	if (!freopen("/dev/null", "w", stderr))
 		return 1;

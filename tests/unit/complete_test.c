@@ -11,8 +11,6 @@
 #include "../../rdmadiag/resource.h"
 #include "tap.h"
 
-struct global_opts g_opts;
-
 static int run_nop(struct cmd_ctx *ctx)
 {
 	(void)ctx;

@@ -11,8 +11,6 @@
 #include "../../rdmadiag/output.h"
 #include "tap.h"
 
-struct global_opts g_opts;
-
 /* Parses a space-separated command line; returns what the parser returns. */
 static int parse(const char *line, int *rc)
 {
@@ -40,7 +38,7 @@ int main(void)
 {
 	int rc;
 
-	out_init(fopen("/dev/null", "w"));
+	out_init(fopen("/dev/null", "w"), (struct out_mode){ 0 });
 	/* help, the version and usage errors are not part of the TAP stream */
 	if (!freopen("/dev/null", "w", stderr))
 		return 1;

@@ -38,8 +38,6 @@ static int make_module_dir(const char *base, char *dir, size_t len)
 	return system(cmd) ? -1 : 0;
 }
 
-struct global_opts g_opts;
-
 int main(void)
 {
 	char base[] = "/tmp/rdmadiag-kmod-XXXXXX", dir[512], cmd[600];

@@ -8,10 +8,7 @@
 #include <string.h>
 
 #include "../../netlink/monitor.h"
-#include "../../rdmadiag/rdmadiag.h"
 #include "tap.h"
-
-struct global_opts g_opts;
 
 static char buf[4096];
 static size_t used;

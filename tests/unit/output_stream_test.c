@@ -5,10 +5,10 @@
 #include <string.h>
 
 #include "../../rdmadiag/output.h"
-#include "../../rdmadiag/rdmadiag.h"
 #include "tap.h"
 
-struct global_opts g_opts;
+/* What out_init() is given: JSON; -p as the last case sets it. */
+static struct out_mode mode = { .json = true };
 
 static const struct field f_seq = { "seq", NULL, FT_U64, 0, NULL };
 static const struct field f_name = { "name", NULL, FT_STR, 0, NULL };
@@ -19,9 +19,7 @@ static char *render(void (*body)(void))
 	size_t len = 0;
 	FILE *fp = open_memstream(&buf, &len);
 
-	g_opts.json = true;
-	g_opts.pretty = false;
-	out_init(fp);
+	out_init(fp, mode);
 	out_begin();		/* as cmd_dispatch() does before every handler */
 	body();
 	out_finish();
@@ -83,7 +81,7 @@ int main(void)
 	s = render(plain);
 	is_str(s, "{\"schema\":2,\"seq\":7}\n", "without stream: one document as before");
 	free(s);
-	g_opts.pretty = true;
+	mode.pretty = true;
 	out_set_stream(false);
 	s = render(two_intervals);
 	ok(s && strchr(s, '\n') == s + strlen("{\"schema\":2,\"seq\":1,\"rows\":[{\"name\":\"tx_packets\"}]}"),

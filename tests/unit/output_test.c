@@ -7,8 +7,8 @@
 #include "../../rdmadiag/rdmadiag.h"
 #include "tap.h"
 
-struct global_opts g_opts;
-static enum color_mode test_color = COLOR_NEVER;
+/* What out_init() is given: render() sets json and details. */
+static struct out_mode mode = { .color = COLOR_NEVER };
 
 static const struct field f[] = {
 	{ "name", NULL, FT_STR, FF_HEAD, NULL },
@@ -26,10 +26,9 @@ static char *render(bool json, bool details, void (*body)(void))
 	size_t len = 0;
 	FILE *fp = open_memstream(&buf, &len);
 
-	g_opts.json = json;
-	g_opts.details = details;
-	g_opts.color = test_color;
-	out_init(fp);
+	mode.json = json;
+	mode.details = details;
+	out_init(fp, mode);
 	out_begin();
 	body();
 	out_finish();
@@ -106,8 +105,8 @@ static void flushed_before_finish(void)
 	size_t len = 0;
 	FILE *fp = open_memstream(&buf, &len);
 
-	g_opts.json = false;
-	out_init(fp);
+	mode.json = false;
+	out_init(fp, mode);
 	out_begin();
 	out_obj_begin(NULL);
 	out_str(&f[1], "up");
@@ -211,8 +210,8 @@ static void rows_match_values(void)
 	for (size_t m = 0; m < sizeof(modes) / sizeof(modes[0]); m++) {
 		char *a, *b;
 
-		g_opts.pretty = modes[m].pretty;
-		test_color = modes[m].color;
+		mode.pretty = modes[m].pretty;
+		mode.color = modes[m].color;
 		a = render(modes[m].json, modes[m].details, rows_by_value);
 		b = render(modes[m].json, modes[m].details, rows_by_row);
 		if (m == 0) {
@@ -226,8 +225,8 @@ static void rows_match_values(void)
 		free(a);
 		free(b);
 	}
-	g_opts.pretty = false;
-	test_color = COLOR_NEVER;
+	mode.pretty = false;
+	mode.color = COLOR_NEVER;
 }
 
 int main(void)
@@ -277,7 +276,7 @@ int main(void)
 	       "JSON: a key held in a reused buffer is written as it is at each call");
 	free(s);
 	flushed_before_finish();
-	g_opts.pretty = true;
+	mode.pretty = true;
 	s = render(true, false, unfinished);
 	ok(strstr(s, "\n  \"links\": [\n    {\n      \"mtu\": 9000\n    }\n  ]") != NULL, "pretty JSON is indented");
 	free(s);

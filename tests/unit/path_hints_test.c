@@ -11,7 +11,6 @@
 #include "../../rdmadiag/rdmadiag.h"
 #include "tap.h"
 
-struct global_opts g_opts;
 static char dir[] = "/tmp/rdmadiag-hints-XXXXXX";
 
 /* rel under the recording: fs/ABSOLUTE for files, links at its top */
@@ -34,6 +33,7 @@ static void put(const char *rel, const char *text)
 int main(void)
 {
 	struct provider p;
+	struct source_error se;
 	char buf[512], cmd[600];
 
 	if (!mkdtemp(dir))
@@ -47,7 +47,7 @@ int main(void)
 	put("fs/sys/class/infiniband/mlx5_0/node_type", "1: CA\n");
 	put("fs/sys/class/infiniband/mlx5_0/device/vendor", "0x15b3\n");
 	put("links", "/sys/class/infiniband/mlx5_0/device/driver\t../../../bus/pci/drivers/mlx5_core\n");
-	source_init(NULL, dir);
+	source_init(NULL, dir, &se);
 
 	provider_read("rxe0", &p);
 	ok(p.software, "rxe0 (no bus device) is a software provider");

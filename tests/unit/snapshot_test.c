@@ -12,8 +12,6 @@
 #include "../../rdmadiag/snapshot_tar.h"
 #include "tap.h"
 
-struct global_opts g_opts;
-
 static void test_sha256(void)
 {
 	char hex[65];

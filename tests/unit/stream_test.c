@@ -8,7 +8,6 @@
 #include "../../rdmadiag/rdmadiag.h"
 #include "tap.h"
 
-struct global_opts g_opts;
 
 static const struct field f[] = {
 	{ "event", NULL, FT_TOKEN, FF_HEAD, NULL },
@@ -42,10 +41,7 @@ static char *render_stream(bool json, bool pretty, void (*body)(void))
 	size_t len = 0;
 	FILE *fp = open_memstream(&buf, &len);
 
-	g_opts.json = json;
-	g_opts.pretty = pretty;
-	g_opts.color = COLOR_NEVER;
-	out_init(fp);
+	out_init(fp, (struct out_mode){ .json = json, .pretty = pretty, .color = COLOR_NEVER });
 	out_set_stream(true);
 	out_begin();
 	body();
