@@ -785,7 +785,17 @@ static int phase_end(struct tester *t, struct pp_phase_done *d, int64_t deadline
 }
 
 /* One send/receive round trip on the RC QP. 0, -ETIMEDOUT, -EINTR, or a wc status (> 0). */
-static int rc_round_trip(struct tester *t, unsigned size, int64_t deadline)
+static uint64_t now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+/* One send and its echo. *answered is when the echo's completion was seen,
+ * before its buffer is posted again: the round trip is post to reply. */
+static int rc_round_trip(struct tester *t, unsigned size, int64_t deadline, uint64_t *answered)
 {
 	struct ibv_wc wc[8];
 	bool got = false;
@@ -802,6 +812,8 @@ static int rc_round_trip(struct tester *t, unsigned size, int64_t deadline)
 				return wc[i].status;
 			if (wc[i].opcode & IBV_WC_RECV) {
 				got = true;
+				if (answered)
+					*answered = now_ns();
 				if (pq_post_recv(&t->q, wc[i].qp_num == t->q.ud->qp_num, wc[i].wr_id))
 					return -EIO;
 			}
@@ -858,7 +870,7 @@ static void stage_connect(struct tester *t, struct stage *s)
 		return;
 	}
 	t0 = pp_now_us();
-	rc = rc_round_trip(t, t->lat_size, deadline);
+	rc = rc_round_trip(t, t->lat_size, deadline, NULL);
 	if (rc) {
 		connect_fail(t, s, rc, why, true);
 		return;
@@ -889,14 +901,6 @@ static double pct(const uint64_t *v, unsigned n, double p)
 	unsigned i = (unsigned)ceil(p * n) - 1;
 
 	return v[i < n ? i : n - 1] / 2e3;	/* ns of a round trip -> one-way us */
-}
-
-static uint64_t now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
 /* How long the latency stage samples by default: 1000 round trips take a
@@ -989,11 +993,11 @@ static void stage_latency(struct tester *t, struct stage *s)
 		t->q.mode = path_poll_mode(PQ_BUSY);
 	/* A round trip started in time may take up to the stall bound. */
 	while (!rc && n < iters && pp_now_ms() < sample_end) {
-		uint64_t t0 = now_ns();
+		uint64_t t0 = now_ns(), t1 = 0;
 
-		rc = rc_round_trip(t, t->lat_size, stage_deadline(t, STALL_MS));
+		rc = rc_round_trip(t, t->lat_size, stage_deadline(t, STALL_MS), &t1);
 		if (!rc)
-			rtt[n++] = now_ns() - t0;
+			rtt[n++] = t1 - t0;
 		progress_update(&t->prog, n, iters, "round trips");
 	}
 	t->q.mode = between;
