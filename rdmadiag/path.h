@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * What `path test` (path.c) and `path serve` (path_serve.c) share: the stop
- * flag their signal handlers set, how completions are waited for, and the
- * --port option both take.
+ * What `path test` (path.c) and `path serve` (path_serve.c) share
+ * (path_shared.c): the stop flag their signal handlers set, how completions
+ * are waited for, and the --port option both take.
  */
 #ifndef RDMADIAG_PATH_H
 #define RDMADIAG_PATH_H

@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * The verbs side of `rdmadiag path`: address resolution with rdma_cm, the
- * local configuration of a port, and one test session's resources (PD, CQ,
- * one zeroed registered buffer, an RC and a UD QP) with timed QP transitions
- * and completion polling that always has a deadline.
+ * The verbs side of `rdmadiag path`: address resolution with rdma_cm
+ * (pathq_resolve.c), the local configuration of a port, and one test
+ * session's resources (PD, CQ, one zeroed registered buffer, an RC and a UD
+ * QP) with timed QP transitions (pathq.c), posting and completion polling
+ * that always has a deadline (pathq_io.c), and port counters (pathq_counters.c).
  *
  * Buffer layout: [0, region) is what the peer may write or read and where
  * receives land; [region, 2*region) is the local source of sends and the

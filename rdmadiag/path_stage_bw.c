@@ -1,0 +1,201 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* path.write_bw, path.read_bw and path.send_bw of `path test`: a window of RC
+ * operations in flight for --duration (or --iters), and what they gave. */
+#include <errno.h>
+#include <infiniband/verbs.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "path_int.h"
+
+#define BW_TAG (1ull << 62)
+
+struct bw_run {
+	uint64_t posted, completed, bytes;
+	uint64_t signaled;	/* the last signaled operation posted */
+	double secs;
+	int wc_status;
+	int err;
+};
+
+/* Posting goes on until --iters operations or the sampling time ran out. */
+static bool bw_more(const struct tester *t, const struct bw_run *b, uint64_t t_end)
+{
+	return (!t->iters || b->posted < t->iters) && now_ns() < t_end;
+}
+
+/* Posts one bandwidth operation; b->signaled is the last signaled one. */
+static int bw_post(struct tester *t, int opcode, struct bw_run *b, bool sig)
+{
+	if (pq_post_rc(&t->q, opcode, t->size, t->rqp.addr, t->rqp.rkey, sig, BW_TAG | (b->posted + 1)))
+		return -EIO;
+	b->posted++;
+	if (sig)
+		b->signaled = b->posted;
+	return 0;
+}
+
+/* Keeps PQ_WINDOW operations in flight, one completion per PQ_SIGNAL_EVERY.
+ * Whether to post more is decided once per operation, before posting it: the
+ * operation posted last is always signaled (a closing one is added when the
+ * time ran out after an unsignaled one), since only a signaled completion
+ * says that the operations before it are done. Asking the clock again after
+ * posting once let the duration end between the two readings, leaving the
+ * last operation unsignaled and the loop waiting for a completion that never
+ * comes (every run on two CPUs, where posting takes most of the loop). The
+ * closing operation waits for room in the window like any other: a full
+ * window holds a signaled operation, whose completion makes room. */
+static void bw_loop(struct tester *t, int opcode, struct bw_run *b)
+{
+	int64_t sample_ms = t->iters ? SAMPLE_ITERS_MS : (int64_t)t->duration_s * 1000;
+	int64_t last_ms = pp_now_ms(), sample_end = stage_deadline(t, sample_ms);
+	uint64_t t0 = now_ns(), t_end = t0 + (uint64_t)(sample_end - last_ms) * 1000000u;
+	struct ibv_wc wc[16];
+	bool more = bw_more(t, b, t_end);
+
+	while (more || b->completed < b->posted) {
+		while (more && b->posted - b->completed < PQ_WINDOW) {
+			bool last = t->iters && b->posted + 1 == t->iters;
+
+			if (bw_post(t, opcode, b, (b->posted + 1) % PQ_SIGNAL_EVERY == 0 || last)) {
+				b->err = -EIO;
+				return;
+			}
+			more = bw_more(t, b, t_end);
+		}
+		more = more && bw_more(t, b, t_end);
+		if (!more && b->signaled < b->posted && b->posted - b->completed < PQ_WINDOW &&
+		    bw_post(t, opcode, b, true)) {
+			b->err = -EIO;
+			return;
+		}
+		progress_update(&t->prog, b->completed, t->iters, "messages");
+		/* Slices of 1 s: a peer that is gone leaves one-sided operations
+		 * unanswered for long; its closed control channel ends the wait.
+		 * No completion within STALL_MS is a stall. */
+		int64_t stall_at = last_ms + STALL_MS < t->run_deadline ? last_ms + STALL_MS : t->run_deadline;
+		int64_t slice = pp_now_ms() + 1000;
+		int n = pq_poll(&t->q, wc, 16, slice < stall_at ? slice : stall_at);
+
+		if (n == -ETIMEDOUT && slice < stall_at) {
+			if (!peer_gone(t))
+				continue;
+			n = -ECONNRESET;
+		}
+		if (n < 0) {
+			b->err = n;
+			return;
+		}
+		for (int i = 0; i < n; i++) {
+			if (wc[i].status != IBV_WC_SUCCESS) {
+				b->wc_status = wc[i].status;
+				return;
+			}
+			/* A signaled completion means everything posted before it is done too;
+			 * the tag keeps late completions of the latency stage out. */
+			if (!(wc[i].opcode & IBV_WC_RECV) && (wc[i].wr_id & BW_TAG))
+				b->completed = wc[i].wr_id & ~BW_TAG;
+		}
+		if (n > 0)
+			last_ms = pp_now_ms();
+	}
+	b->secs = (now_ns() - t0) / 1e9;
+	b->bytes = b->completed * t->size;
+}
+
+static void bw_result(struct tester *t, struct stage *s, const struct bw_run *b, const char *what)
+{
+	double gbps = b->secs > 0 ? b->bytes * 8 / b->secs / 1e9 : 0;
+	double rate = t->q.local.rate_mbps / 1000.0;
+
+	check_measured(&s->r, "%s %.3f Gb/s, %.0f msgs/s (%" PRIu64 " x %u bytes in %.2f s)%s", what, gbps,
+		       b->secs > 0 ? b->completed / b->secs : 0, b->completed, t->size, b->secs, "");
+	if (rate > 0)
+		snprintf(s->r.measured + strlen(s->r.measured), sizeof(s->r.measured) - strlen(s->r.measured),
+			 "; %.0f%% of the %g Gb/s port rate", 100 * gbps / rate, rate);
+	stage_num(s, "bandwidth_gbps", gbps);
+	stage_num(s, "msgs_per_s", b->secs > 0 ? b->completed / b->secs : 0);
+	if (t->expect_bw > 0 && gbps < t->expect_bw) {
+		check_expected(&s->r, ">= %g Gb/s", t->expect_bw);
+		check_verdict(&s->r, V_FAIL, "bandwidth is below --expect-bw: check the port rate (rdmadiag link "
+			      "show), PFC/ECN, and the counters stage for retransmissions");
+	} else {
+		check_verdict(&s->r, V_PASS, NULL);
+	}
+}
+
+static void bw_fail(struct tester *t, struct stage *s, const struct bw_run *b)
+{
+	char done[64];
+
+	snprintf(done, sizeof(done), "after %" PRIu64 " messages", b->completed);
+	if (b->wc_status) {
+		check_measured(&s->r, "%s: completion %s; RC QP now %s", done, pq_wc_status_str(b->wc_status),
+			       pq_rc_state_str(&t->q));
+		wc_hint(t, s, b->wc_status);
+		return;
+	}
+	/* A peer that is gone leaves RDMA writes unanswered without an error
+	 * completion until retries run out: the closed control channel says why. */
+	if (b->err == -ETIMEDOUT || b->err == -ENETDOWN) {
+		stall_verdict(t, s, done, b->err, "operations stopped completing");
+		return;
+	}
+	check_measured(&s->r, "%s: %s; RC QP now %s", done, pp_strerror(b->err), pq_rc_state_str(&t->q));
+	if (peer_gone(t))
+		check_verdict(&s->r, V_FAIL, "%s closed the session: its rdmadiag path serve died or was killed "
+			      "(see its log)", peer_name(t));
+	else
+		check_verdict(&s->r, V_FAIL, "%s stopped completing operations: see the counters and the peer's log",
+			      peer_name(t));
+}
+
+static void expect_bw_text(const struct tester *t, struct stage *s, const char *dflt)
+{
+	if (t->expect_bw > 0)
+		check_expected(&s->r, ">= %g Gb/s", t->expect_bw);
+	else
+		check_expected(&s->r, "%s", dflt);
+}
+
+void stage_rdma_bw(struct tester *t, struct stage *s, int opcode)
+{
+	struct bw_run b = { 0 };
+
+	expect_bw_text(t, s, "every operation completes");
+	bw_loop(t, opcode, &b);
+	if (b.err || b.wc_status)
+		bw_fail(t, s, &b);
+	else
+		bw_result(t, s, &b, opcode == IBV_WR_RDMA_WRITE ? "RDMA WRITE" : "RDMA READ");
+}
+
+void stage_send_bw(struct tester *t, struct stage *s)
+{
+	int64_t deadline = stage_deadline(t, CONTROL_BUDGET_MS);
+	struct pp_phase_done d;
+	struct bw_run b = { 0 };
+	char why[256];
+
+	expect_bw_text(t, s, "every message received");
+	if (phase_begin(t, PH_SEND, t->size, 0, deadline, why, sizeof(why))) {
+		check_measured(&s->r, "%s", why);
+		check_verdict(&s->r, V_FAIL, "%s stopped answering on the control channel", peer_name(t));
+		return;
+	}
+	bw_loop(t, IBV_WR_SEND, &b);
+	if (b.err || b.wc_status) {
+		bw_fail(t, s, &b);
+		return;
+	}
+	if (phase_end(t, &d, stage_deadline(t, CONTROL_BUDGET_MS), why, sizeof(why))) {
+		check_measured(&s->r, "%s", why);
+		check_verdict(&s->r, V_FAIL, "%s stopped answering on the control channel", peer_name(t));
+		return;
+	}
+	bw_result(t, s, &b, "SEND");
+	if (d.received < b.completed) {
+		check_verdict(&s->r, V_FAIL, "the peer received %u of %" PRIu64 " messages", d.received, b.completed);
+	}
+}

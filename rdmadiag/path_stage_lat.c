@@ -1,0 +1,110 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* path.rc_latency of `path test`: RC send round trips, one way in percentiles. */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "path.h"
+#include "path_int.h"
+
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+static double pct(const uint64_t *v, unsigned n, double p)
+{
+	unsigned i = (unsigned)ceil(p * n) - 1;
+
+	return v[i < n ? i : n - 1] / 2e3;	/* ns of a round trip -> one-way us */
+}
+
+static void latency_result(struct tester *t, struct stage *s, uint64_t *rtt, unsigned n, unsigned asked,
+			   double secs)
+{
+	double p50;
+	size_t used;
+
+	qsort(rtt, n, sizeof(*rtt), cmp_u64);
+	p50 = pct(rtt, n, 0.5);
+	check_measured(&s->r, "%u round trips of %u bytes, one way: min %.2f p50 %.2f p99 %.2f p99.9 %.2f max %.2f us",
+		       n, t->lat_size, rtt[0] / 2e3, p50, pct(rtt, n, 0.99), pct(rtt, n, 0.999), rtt[n - 1] / 2e3);
+	if (n < asked) {
+		used = strlen(s->r.measured);
+		snprintf(s->r.measured + used, sizeof(s->r.measured) - used, " (%u of %u asked: sampled for %.1f s)",
+			 n, asked, secs);
+	}
+	stage_num(s, "round_trips", n);
+	stage_num(s, "latency_min_us", rtt[0] / 2e3);
+	stage_num(s, "latency_p50_us", p50);
+	stage_num(s, "latency_p99_us", pct(rtt, n, 0.99));
+	stage_num(s, "latency_p999_us", pct(rtt, n, 0.999));
+	stage_num(s, "latency_max_us", rtt[n - 1] / 2e3);
+	if (t->expect_lat > 0 && p50 > t->expect_lat) {
+		check_expected(&s->r, "p50 <= %g us", t->expect_lat);
+		check_verdict(&s->r, V_FAIL, "latency is above --expect-lat: check CPU frequency scaling, interrupt "
+			      "moderation, and the counters stage for retransmissions");
+	} else {
+		check_verdict(&s->r, V_PASS, NULL);
+	}
+}
+
+void stage_latency(struct tester *t, struct stage *s)
+{
+	int64_t start = pp_now_ms(), sample_end = stage_deadline(t, t->iters ? SAMPLE_ITERS_MS : LAT_SAMPLE_MS);
+	unsigned n = 0, iters = t->iters ? t->iters : 1000;
+	uint64_t *rtt = calloc(iters, sizeof(*rtt));
+	struct pp_phase_done d;
+	char why[256], done[96];
+	int rc = rtt ? phase_begin(t, PH_LAT, t->lat_size, iters, stage_deadline(t, CONTROL_BUDGET_MS), why,
+				   sizeof(why)) : -ENOMEM;
+
+	enum pq_poll_mode between = t->q.mode;
+
+	if (t->expect_lat > 0)
+		check_expected(&s->r, "p50 <= %g us", t->expect_lat);
+	else
+		check_expected(&s->r, "round trips complete");
+	/* Round trips are timed the way perftest times them: both ends spin on
+	 * the CQ (the peer's serve does so in this phase). Sleeping on the
+	 * completion channel, as the other stages do between hosts, would add
+	 * a wake-up to every one. Loopback keeps yielding: one CPU may hold both
+	 * ends. */
+	if (t->peer)
+		t->q.mode = path_poll_mode(PQ_BUSY);
+	/* A round trip started in time may take up to the stall bound. */
+	while (!rc && n < iters && pp_now_ms() < sample_end) {
+		uint64_t t0 = now_ns(), t1 = 0;
+
+		rc = rc_round_trip(t, t->lat_size, stage_deadline(t, STALL_MS), &t1);
+		if (!rc)
+			rtt[n++] = t1 - t0;
+		progress_update(&t->prog, n, iters, "round trips");
+	}
+	t->q.mode = between;
+	snprintf(done, sizeof(done), "after %u of %u round trips", n, iters);
+	if (rc > 0) {
+		check_measured(&s->r, "%s: %s; RC QP now %s", done, pq_wc_status_str(rc), pq_rc_state_str(&t->q));
+		wc_hint(t, s, rc);
+	} else if (rc == -ETIMEDOUT || rc == -ENETDOWN) {
+		stall_verdict(t, s, done, rc, "round trips stopped");
+	} else if (rc) {
+		check_measured(&s->r, "%s: %s", done, rc == -ENOMEM ? "out of memory" : rc == -EINTR ? "interrupted" :
+			       why);
+		check_verdict(&s->r, V_FAIL, "%s stopped answering: see the peer's log and the counters",
+			      peer_name(t));
+	} else if ((rc = phase_end(t, &d, stage_deadline(t, CONTROL_BUDGET_MS), why, sizeof(why)))) {
+		check_measured(&s->r, "%s", why);
+		check_verdict(&s->r, V_FAIL, "%s stopped answering on the control channel", peer_name(t));
+	} else if (!n) {
+		check_measured(&s->r, "no round trip was started: the --timeout of the whole run expired first");
+		check_verdict(&s->r, V_FAIL, "raise --timeout, or leave it out");
+	} else {
+		latency_result(t, s, rtt, n, iters, (pp_now_ms() - start) / 1e3);
+	}
+	free(rtt);
+}
