@@ -11,6 +11,20 @@ passed=0 failed=0 skipped=0
 log_dir=build/test-logs
 mkdir -p "$log_dir"
 
+# The "not ok" lines of a TAP file, each with up to 40 of the "#" lines
+# that follow it (bats' failed command and what the test echoed; the lab
+# echoes each result as "# RUN: not ok ..." before its diagnostics), and the
+# lab's "# lab-diag:" lines; the peer agent's log lines are left out.
+failure_lines() {
+	awk '/^not ok /         { print; left = 40; next }
+	     /^# .*: not ok /   { print; left = 40; next }
+	     /^# .*: ok /       { left = 0; next }
+	     /^# lab-diag: /    { print; next }
+	     /peer-agent/       { next }
+	     /^#/ && left > 0   { print; left--; next }
+	                        { left = 0 }' "$1"
+}
+
 # Counts TAP lines of one suite's output (file $2), echoing failures.
 count_tap() {
 	local name=$1 file=$2 rc=$3
@@ -25,7 +39,9 @@ count_tap() {
 		f=1
 	fi
 	# with the lab's diagnosis of a failed VM run (tests/lab/run-tests.sh)
-	grep -E '^(not ok |# lab-diag: )' "$file" | sed "s/^/[$name] /"
+	# and the first lines of each failure's own diagnostics: CI shows only
+	# the end of this output, and a failure seen once must say why there
+	failure_lines "$file" | sed "s/^/[$name] /"
 	passed=$((passed + p)) failed=$((failed + f)) skipped=$((skipped + s))
 	echo "# $name: $p passed, $f failed, $s skipped"
 }
