@@ -18,11 +18,11 @@ int counter_qp_mode(struct cmd_ctx *ctx);
 int counter_qp_bind(struct cmd_ctx *ctx);
 int counter_qp_unbind(struct cmd_ctx *ctx);
 
-/* counter.c: the vendor-neutral groups of a counter set, as `counter show`
+/* counter_print.c: the vendor-neutral groups of a counter set, as `counter show`
  * prints them under a port. */
 void counter_print_groups(const struct stat_set *set);
 
-/* counter.c: counter sets as Prometheus/OpenMetrics families named
+/* counter_print.c: counter sets as Prometheus/OpenMetrics families named
  * PREFIX_KIND (vendor-neutral kinds, ctr_kind_metric()) and PREFIX_driver_stat
  * (the driver's names, with stat/source/group labels added to the series' own).
  * promtool's lint wants no type word in a name: no "counter" in either. */

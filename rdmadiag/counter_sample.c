@@ -12,6 +12,7 @@
 #include "../netlink/source.h"
 #include "common.h"
 #include "counter_sample.h"
+#include "lower_err.h"
 
 /* ---- listing ports ---- */
 
@@ -224,5 +225,114 @@ int parse_seconds(const char *opt, const char *s, double min, double max, double
 		return -1;
 	}
 	*out = v;
+	return 0;
+}
+
+/* ---- a command's samples ---- */
+
+void counter_port_name(const struct port_ctr *p, char *buf, size_t len)
+{
+	snprintf(buf, len, "%s/%u", p->dev, p->port);
+}
+
+static void report_port_error(const struct port_ctr *p)
+{
+	char what[160], name[RD_NAME_LEN + 8];
+
+	counter_port_name(p, name, sizeof(name));
+	snprintf(what, sizeof(what), "cannot read the counters of %s: %s", name, strerror(-p->err));
+	if (p->not_recorded) {
+		report_replay_gap(what);
+		return;
+	}
+	report_error(what, "the driver offers neither netlink statistics nor sysfs hw_counters/counters for it",
+		     "check 'rdma statistic show link' and /sys/class/infiniband/DEV/ports/N/; some drivers have no counters");
+}
+
+int sample_take_first(struct cmd_ctx *ctx, struct sample *s)
+{
+	struct dev_port sel;
+	int rc = ctx_dev_port(ctx, &sel);
+
+	if (rc)
+		return rc;
+	rc = nl_require();
+	if (rc) {
+		s->no_netlink = true;
+		return rc;
+	}
+	rc = sample_ports(ctx->argc ? sel.dev : NULL, sel.port, s);
+	if (rc)
+		return rc;
+	sample_read(s, NULL);
+	return 0;
+}
+
+int sample_port_errors(const struct sample *s)
+{
+	int rc = EXIT_OK;
+
+	for (int i = 0; i < s->n; i++) {
+		if (s->p[i].err && !s->p[i].set.n) {
+			report_port_error(&s->p[i]);
+			rc = EXIT_HOST;
+		}
+	}
+	return rc;
+}
+
+/* ---- deltas ---- */
+
+const struct stat_counter *sample_find_old(const struct sample *old, const struct port_ctr *p,
+					   const struct stat_counter *c)
+{
+	for (int i = 0; i < old->n; i++)
+		if (old->p[i].dev_index == p->dev_index && old->p[i].port == p->port)
+			return stat_find(&old->p[i].set, c->name, c->src);
+	return NULL;
+}
+
+uint64_t sample_delta_of(uint64_t now, uint64_t before)
+{
+	return now >= before ? now - before : now;
+}
+
+uint64_t sample_kind_delta(const struct sample *old, const struct port_ctr *p, enum ctr_kind k, bool *present)
+{
+	uint64_t d = 0;
+	unsigned scale;
+
+	*present = false;
+	for (int i = 0; i < p->set.n; i++) {
+		const struct stat_counter *c = &p->set.c[i], *o;
+
+		if (ctr_kind_of(c, &scale) != k)
+			continue;
+		*present = true;
+		o = sample_find_old(old, p, c);
+		d += sample_delta_of(c->value, o ? o->value : c->value) * scale;
+	}
+	return d;
+}
+
+double sample_respect_lifespan(double interval, const struct sample *s)
+{
+	double life = sample_lifespan(s);
+
+	if (interval >= life)
+		return interval;
+	fprintf(stderr, "rdmadiag: note: interval raised from %g s to %g s, the counters' cache lifespan "
+			"(hw_counters/lifespan)\n", interval, life);
+	return life;
+}
+
+int sample_interval_opt(struct cmd_ctx *ctx, double dflt, double *out)
+{
+	const struct opt_value *v = ctx_opt(ctx, "--interval");
+
+	*out = dflt;
+	/* the dispatcher checked it (OPT_SECONDS); system check hands its own on as text */
+	if (v->set && parse_seconds("--interval", v->str, INTERVAL_MIN_S, 3600, out))
+		return EXIT_USAGE;
 	return 0;
 }

@@ -54,4 +54,24 @@ int sleep_after_sample(const struct sample *s, double interval);
 double mono_now(void);		/* CLOCK_MONOTONIC in seconds */
 void install_stop_handler(void);
 
+/* What the counter commands do with samples (show, watch and check alike). */
+/* "mlx5_0/1" */
+void counter_port_name(const struct port_ctr *p, char *buf, size_t len);
+/* The first sample of the ports that ctx's DEV[/PORT] selects; 0 or an exit
+ * code (s->no_netlink set when RDMA netlink cannot be opened). */
+int sample_take_first(struct cmd_ctx *ctx, struct sample *s);
+/* Exit code when some port had no counters at all, each said. */
+int sample_port_errors(const struct sample *s);
+/* Old value of the same counter of the same port, by name and source. */
+const struct stat_counter *sample_find_old(const struct sample *old, const struct port_ctr *p,
+					   const struct stat_counter *c);
+/* A counter that went backwards was reset (driver reload): count from zero. */
+uint64_t sample_delta_of(uint64_t now, uint64_t before);
+/* How much the counters of kind k of port p rose since old, scaled. */
+uint64_t sample_kind_delta(const struct sample *old, const struct port_ctr *p, enum ctr_kind k, bool *present);
+/* The hw_counters cache: reading faster than its lifespan returns old values. */
+double sample_respect_lifespan(double interval, const struct sample *s);
+/* --interval of ctx, or dflt; EXIT_USAGE when malformed (system check hands it on as text). */
+int sample_interval_opt(struct cmd_ctx *ctx, double dflt, double *out);
+
 #endif

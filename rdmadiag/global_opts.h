@@ -46,12 +46,14 @@ const struct global_opt *global_opt_find(const char *word);
 /* The option a mistyped single-dash word looks like: "-json" is --json,
  * "-js" a unique prefix of it; NULL if none. */
 const struct global_opt *global_opt_like(const char *word);
+/* The option of a short name ('j'); NULL if none. */
+const struct global_opt *global_opt_short(char c);
 /* "-j (--json)" or "--snapshot": how an error line names it. */
 void global_opt_spelling(const struct global_opt *g, char *buf, size_t len);
 
-/* Parses the global options of argv. Returns the index of the first word
- * after them, -1 after a usage error (said, *rc set), or argc + 1 when the
- * command was fully handled (-V, -h; *rc set). Sets g_opts. */
+/* global_opts_parse.c: parses the global options of argv. Returns the index
+ * of the first word after them, -1 after a usage error (said, *rc set), or
+ * argc + 1 when the command was fully handled (-V, -h; *rc set). Sets g_opts. */
 int global_opts_parse(int argc, char **argv, int *rc);
 /* The output mode the parsed options ask for, for out_init(). */
 struct out_mode global_opts_out_mode(void);

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* What link.c knows about a port, shared with the checks of `link check`. */
+/* What link_port.c knows about a port, shared by link show, link check and gid show. */
 #ifndef RDMADIAG_LINK_H
 #define RDMADIAG_LINK_H
 
@@ -19,5 +19,7 @@ struct link_port {
 void link_port_fill(const struct rd_port *p, struct link_port *lp);
 /* Calls cb for every port of dev (NULL: every device), or only `port`. */
 int link_each(const char *dev, unsigned port, rd_port_cb cb, void *data);
+/* link_each(), with the provider of each device's driver loaded first (link show). */
+int link_each_preloaded(const char *dev, unsigned port, rd_port_cb cb, void *data);
 
 #endif

@@ -2,7 +2,7 @@
 /*
  * `rdmadiag link check`: the checks and what they look at.
  *
- * Every check is one row of the table in link_check.c: id, title, scope (once
+ * Every check is one row of the table in link_checks.c: id, title, scope (once
  * per host, per device or per port), which ports it applies to, an option it
  * needs (expectations), and a small run function that fills a check_result.
  * Adding a check: write the function, add the row.
@@ -67,14 +67,10 @@ struct lc_check {
 extern const struct lc_check lc_checks[];	/* terminated by { .id = NULL } */
 
 /* GPUDirect readiness (link_checks_gpu.c): reads the topology into env
- * (left NULL when the host has no GPU), frees it; and the checks. */
+ * (left NULL when the host has no GPU), frees it. Its checks, and those of
+ * the other link_checks_*.c files, are declared in link_checks_int.h. */
 void lc_gpu_gather(struct lc_env *env);
 void lc_gpu_free(struct lc_env *env);
-void lc_chk_gpu_nic_affinity(const struct lc_env *env, const void *s, struct check_result *r);
-void lc_chk_pci_acs(const struct lc_env *env, const void *s, struct check_result *r);
-void lc_chk_gpu_peer_mem(const struct lc_env *env, const void *s, struct check_result *r);
-void lc_chk_pci_iommu(const struct lc_env *env, const void *s, struct check_result *r);
-void lc_chk_gpu_pci_link(const struct lc_env *env, const void *s, struct check_result *r);
 
 /* The action: link.c lists it in its command table. */
 int link_check(struct cmd_ctx *ctx);

@@ -12,7 +12,7 @@
 #include <string.h>
 
 #include "../netlink/sysfs.h"
-#include "link_check.h"
+#include "link_checks_int.h"
 
 #define NVIDIA_VENDOR 0x10de
 #define MODULES_MAX 65536

@@ -12,7 +12,7 @@ extern const struct object obj_counter;	/* counter.c */
 extern const struct object obj_path;	/* path.c */
 extern const struct object obj_qp;	/* qp.c */
 extern const struct object obj_report;	/* report.c */
-extern const struct object obj_res, obj_cq, obj_mr, obj_pd, obj_cm, obj_srq;	/* res_objects.c */
+extern const struct object obj_res, obj_cq, obj_mr, obj_pd, obj_cm, obj_srq;	/* res.c, cq.c, mr.c, pd.c, cm.c, srq.c */
 extern const struct object obj_system;	/* system.c */
 extern const struct object obj_topo;	/* topo.c */
 

@@ -1,11 +1,12 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * Inside the output layer (output.h), shared by its parts and by nothing else:
- *   output_buf.c    the buffered writer: one buffer, handed to stdio in chunks
- *   output_json.c   the JSON emitter (and the JSON string writer of __tables)
- *   output_text.c   the text renderer and its colours
- *   output_label.c  labels and keys of read-only fields, rendered once
- *   output.c        the front: fields, rows and the document, text or JSON
+ *   output_buf.c        the buffered writer: one buffer, handed to stdio in chunks
+ *   output_json_str.c   the one JSON string writer (emitter, labels, __tables)
+ *   output_json.c       the JSON emitter
+ *   output_text.c       the text renderer and its colours
+ *   output_label.c      labels and keys of read-only fields, rendered once
+ *   output.c            the front: fields, rows and the document, text or JSON
  * What every byte goes through (put, putch, putstr, the label copy) is inline
  * here: a QP list is a hundred thousand small pieces.
  */
@@ -110,11 +111,13 @@ static inline void putstr(const char *s)
 	out_buf.len = len;
 }
 
-/* ---- JSON emitter (output_json.c) ---- */
+/* ---- JSON string writer (output_json_str.c) ---- */
 void json_string(const char *s);
+void json_key(const char *key);
+
+/* ---- JSON emitter (output_json.c) ---- */
 void json_begin_pending(void);
 bool json_next_member(void);
-void json_key(const char *key);
 void json_member(const char *key);
 void json_field(const struct field *f);
 void json_open(const char *key, bool is_list);

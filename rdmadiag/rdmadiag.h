@@ -159,12 +159,16 @@ static inline struct cmd_form action_form(const struct action *a)
 	return (struct cmd_form){ a->positional, a->words, a->filters, a->flags & ARG_FIRST };
 }
 
-/* complete.c: each keyword of form f and of the forms its words start, in
+/* forms.c: each keyword of form f and of the forms its words start, in
  * help order, with the words a command line has before it: `before` and then
  * "qp", "set DEV/PORT" ("DEV/PORT" stands for an ARG_FIRST form's word). */
 typedef void (*keyword_fn)(const char *before, const char *name, bool takes_value, enum complete_kind complete,
 			   const char *values, void *data);
 void form_each_keyword(const struct cmd_form *f, const char *before, keyword_fn fn, void *data);
+/* forms.c: a keyword's values ("rc uc ud") as a NULL terminated list of at
+ * most FORM_MAX_VALUES words, which live in buf. */
+#define FORM_MAX_VALUES 32
+void form_split_values(const char *values, char *buf, size_t len, const char **out);
 
 /* objects.c: every object, in help order; NULL terminated. */
 extern const struct object *const all_objects[];
@@ -180,8 +184,8 @@ int cmd_check_line(int argc, char **argv);
 typedef int (*cmd_runner)(struct cmd_ctx *ctx);
 void cmd_set_runner(cmd_runner run);
 
-/* complete.c: hidden commands for the shell completion and the docs tests.
- * argv[0] is "__complete"; they never open netlink. */
+/* complete.c, tables.c: hidden commands for the shell completion and the docs
+ * tests. argv[0] is "__complete"; they never open netlink. */
 int complete_main(int argc, char **argv);
 int tables_main(void);
 const struct object *object_find(const char *word, int *ambiguous);

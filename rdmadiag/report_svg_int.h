@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * Inside the fleet picture (report_svg.h): the drawing primitives, the
- * palette and the two panels, each laid out first (its size, so the document
- * knows its own) and then drawn at a place.
+ * Inside the fleet picture (report_svg.h): the drawing primitives and the
+ * palette (report_svg_draw.c) and the two panels, each laid out first (its
+ * size, so the document knows its own) and then drawn at a place.
  */
 #ifndef RDMADIAG_REPORT_SVG_INT_H
 #define RDMADIAG_REPORT_SVG_INT_H
@@ -18,7 +18,7 @@
 #define SVG_TEXT_MAX 160	/* characters of one line of free text (file names) */
 #define SVG_WORST_SHOWN 10	/* marked nodes listed beside a matrix without names */
 
-/* What a cell shows; the palette (report_svg.c) gives each its colour. */
+/* What a cell shows; the palette (report_svg_draw.c) gives each its colour. */
 enum svg_class {
 	SC_PASS,	/* passed, at or above 90 % of the fleet's median (the rows' ground) */
 	SC_SLOW1,	/* passed, 75-90 % of the median */

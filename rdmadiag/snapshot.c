@@ -115,32 +115,6 @@ static int write_file(const char *path, const void *data, size_t len)
 	return close(fd) ? -errno : 0;
 }
 
-int snap_read_file(const char *path, unsigned char **data, size_t *len)
-{
-	FILE *fp = fopen(path, "rb");
-	struct stat st;
-
-	*data = NULL;
-	*len = 0;
-	if (!fp)
-		return -errno;
-	if (fstat(fileno(fp), &st) || st.st_size < 0 || (size_t)st.st_size > TAR_FILE_MAX) {
-		fclose(fp);
-		return -EFBIG;
-	}
-	*data = malloc((size_t)st.st_size + 1);
-	if (!*data || fread(*data, 1, (size_t)st.st_size, fp) != (size_t)st.st_size) {
-		free(*data);
-		*data = NULL;
-		fclose(fp);
-		return -EIO;
-	}
-	(*data)[st.st_size] = '\0';
-	*len = (size_t)st.st_size;
-	fclose(fp);
-	return 0;
-}
-
 /* mkdir -p for the parents of root/rel (rel already checked safe). */
 static int make_parents(const char *root, const char *rel)
 {

@@ -28,11 +28,8 @@ void snapshot_replay_end(void);
 void snapshot_signals_catch(void);
 int snapshot_signals_end(int rc);
 
-/* The `system snapshot` action (system.c's table has its line). */
+/* The handler and options of `system snapshot`, whose row is in system.c's table. */
 int system_snapshot(struct cmd_ctx *ctx);
 extern const struct cmd_opt system_snapshot_opts[];
-#define SYSTEM_SNAPSHOT_ACTION                                                                          \
-	{ "snapshot", "", "record what the read-only commands read into one file (replay: --snapshot FILE)", \
-	  system_snapshot, 0, system_snapshot_opts, COMPLETE_NONE, NULL }
 
 #endif

@@ -33,7 +33,9 @@ struct manifest {
 };
 
 enum { MANIFEST_OK, MANIFEST_BAD, MANIFEST_NEWER };
+#define SNAP_MAX_FILES 100000	/* files in one snapshot */
 
+/* snapshot_manifest.c */
 int manifest_parse(struct manifest *m, char *text, size_t len, char *why, size_t wlen);
 struct man_file *manifest_find(struct manifest *m, const char *path);
 const struct man_file *manifest_first_unseen(const struct manifest *m);
@@ -42,6 +44,7 @@ bool manifest_has_command(const struct manifest *m, const char *slug);
 void manifest_command_list(const struct manifest *m, char *buf, size_t len);
 void manifest_free(struct manifest *m);
 
+/* snapshot_pack.c */
 struct pack_result {
 	uint64_t bytes;
 	int files;
@@ -50,9 +53,8 @@ struct pack_result {
 /* Packs every file under work into the tar `file` (via file.tmp and a
  * rename), MANIFEST first with `commands` lines; redacts on the way. */
 int snap_pack(const char *work, const char *file, const char *commands, bool redact, struct pack_result *pr);
-/* Records the host inventory under work/rec/host and writes work/host.txt. */
+/* snapshot_host.c: records the host inventory under work/rec/host and writes work/host.txt. */
 int snap_host_inventory(const char *work);
-int snap_read_file(const char *path, unsigned char **data, size_t *len);
 
 /* ---- redaction (snapshot_redact.c) ---- */
 struct redactor;
