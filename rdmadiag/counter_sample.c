@@ -187,13 +187,9 @@ static void on_stop(int sig)
 
 void install_stop_handler(void)
 {
-	struct sigaction sa = { .sa_handler = on_stop };
-
-	/* No SA_RESTART: nanosleep returns at once, the command ends cleanly
-	 * and closes its JSON. */
-	sigemptyset(&sa.sa_mask);
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
+	/* No SA_RESTART (stop_signals_catch): nanosleep returns at once, the
+	 * command ends cleanly and closes its JSON. */
+	stop_signals_catch(on_stop);
 }
 
 int sleep_seconds(double s)

@@ -362,14 +362,12 @@ static void on_follow_signal(int sig)
 
 int devwatch_follow(const char *only, double interval, unsigned long count)
 {
-	/* No SA_RESTART: SIGINT must cut the wait short. */
-	struct sigaction sa = { .sa_handler = on_follow_signal };
 	struct devwatch dw;
 	unsigned long rounds = 0;
 	int rc;
 
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
+	/* No SA_RESTART (stop_signals_catch): SIGINT must cut the wait short. */
+	stop_signals_catch(on_follow_signal);
 	rc = devwatch_start(&dw, only, true, devwatch_clock(), devwatch_clock);
 	while (!rc && !follow_stop) {
 		rc = devwatch_refresh(&dw);

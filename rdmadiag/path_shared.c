@@ -20,14 +20,11 @@ static void on_stop_signal(int sig)
 	interrupt_note(sig);
 }
 
-/* No SA_RESTART: a signal must end poll() and friends so that we clean up. */
+/* No SA_RESTART (stop_signals_catch): a signal must end poll() and friends
+ * so that we clean up. */
 void path_catch_stop_signals(void)
 {
-	struct sigaction sa = { .sa_handler = on_stop_signal };
-
-	sigemptyset(&sa.sa_mask);
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
+	stop_signals_catch(on_stop_signal);
 }
 
 /* How completions are waited for: between hosts hybrid by default (spin for
