@@ -429,7 +429,7 @@ int rc_round_trip(struct tester *t, unsigned size, int64_t deadline, uint64_t *a
 	struct ibv_wc wc[8];
 	bool got = false;
 
-	if (pq_post_rc(&t->q, IBV_WR_SEND, size, 0, 0, true, 1))
+	if (pq_post_rc(&t->q, IBV_WR_SEND, size, 0, 0, pq_latency_signal(&t->q), 1))
 		return -EIO;
 	while (!got) {
 		int n = pq_poll(&t->q, wc, 8, deadline);

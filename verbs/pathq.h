@@ -89,6 +89,7 @@ struct pq {
 	volatile sig_atomic_t *stop;	/* set by a signal handler: give up waits */
 	uint64_t t_init_us, t_rtr_us, t_rts_us;
 	unsigned spins;
+	unsigned since_signaled;	/* latency sends posted unsignaled since the last signaled one */
 	uint64_t idle_since_us;	/* PQ_HYBRID: first empty poll since the last completion, 0 none */
 	bool armed;		/* PQ_EVENT/PQ_HYBRID: notification requested */
 	int64_t link_grace_ms;	/* > 0: waits end in -ENETDOWN once the port has been down this long */
@@ -108,6 +109,21 @@ int pq_post_recv(struct pq *q, bool ud, uint64_t wr_id);
 /* opcode: IBV_WR_SEND, IBV_WR_RDMA_WRITE, IBV_WR_RDMA_READ */
 int pq_post_rc(struct pq *q, int opcode, size_t len, uint64_t raddr, uint32_t rkey, bool signaled, uint64_t wr_id);
 int pq_post_ud(struct pq *q, size_t len, uint32_t remote_qpn, uint64_t wr_id);
+
+/* Latency sends ask for a completion once per PQ_SIGNAL_EVERY, as
+ * perftest's do: the receive that answers each one is what is timed, and a
+ * send completion per round trip is one more CQE to write and reap on every
+ * trip. The unsignaled ones' slots come back with the next signaled one,
+ * so at most PQ_SIGNAL_EVERY - 1 slots stay taken, far below PQ_SQ_DEPTH -
+ * PQ_WINDOW. An error completes with a CQE whether signaled or not. */
+_Static_assert(PQ_SIGNAL_EVERY < PQ_SQ_DEPTH - PQ_WINDOW, "unsignaled latency sends must leave the bandwidth window its room");
+static inline bool pq_latency_signal(struct pq *q)
+{
+	if (++q->since_signaled < PQ_SIGNAL_EVERY)
+		return false;
+	q->since_signaled = 0;
+	return true;
+}
 
 /* Callers that poll the CQ themselves: a completion came, spin again (PQ_HYBRID). */
 static inline void pq_progress(struct pq *q)

@@ -170,7 +170,7 @@ static void on_recv(struct srv *s, const struct ibv_wc *wc, uint32_t phase, stru
 	 * tester's next message waits for it, so the re-post is off the timed
 	 * path (the ring holds more buffers than one message needs). */
 	if (phase == PH_LAT && !ud)
-		count_echo(d, pq_post_rc(&s->q, IBV_WR_SEND, wc->byte_len, 0, 0, true, 0));
+		count_echo(d, pq_post_rc(&s->q, IBV_WR_SEND, wc->byte_len, 0, 0, pq_latency_signal(&s->q), 0));
 	if (pq_post_recv(&s->q, ud, wc->wr_id))
 		d->errors++;
 	if (phase == PH_UD && ud && wc->byte_len >= PQ_UD_GRH)
