@@ -3,7 +3,7 @@
 # side in one two-VM lab run. Run from the repo on the host:
 #   tests/lab/lab.sh run2-agent --timeout 900 tests/bench/path.sh
 # ROUNDS rounds (default 5); each round runs, one after the other, ib_send_lat,
-# ib_write_lat and rdmadiag's latency stage (8 B), then ib_write_bw and
+# ib_write_lat and rdmadiag's latency stage (8 B; first in odd rounds), then ib_write_bw and
 # rdmadiag's write stage (SIZE B), each as a user types it plus the size and
 # count. It prints each round's figures, then the median and quartiles of the
 # per-round ratios (as tests/bench/qp.sh does): a slow spell of the machine
@@ -49,15 +49,22 @@ paired() {
 		      printf "%.2f (%.2f-%.2f)", v[int((NR + 1) / 2)], v[int((NR + 3) / 4)], v[int((3 * NR + 3) / 4)] }'
 }
 
+rd_latency() {
+	"$RD" -j path test peer "$PEER" --tests lat --iters "$LAT_ITERS" --lat-size 8 |
+		stage_value path.rc_latency latency_p50_us >>"$tmp/rd_lat"
+}
+
 h=$(peer_run_bg "RDMADIAG_PATH_POLL=${RDMADIAG_PATH_POLL:-} exec $RD path serve --idle-timeout 600")
 peer_until -t 30 "ss -Hltn 'sport = :4792' | grep -q ." >/dev/null
 
 printf '# round  send_lat  write_lat  rd_p50 [us]   write_bw  rd_write [Gb/s]\n'
 for ((i = 1; i <= ROUNDS; i++)); do
+	# Odd rounds time rdmadiag first, even rounds last: a machine that
+	# slows down or speeds up across a round weighs on neither tool alone.
+	((i % 2)) && rd_latency
 	perftest ib_send_lat -s 8 -n "$LAT_ITERS" | result_col 8 5 >>"$tmp/send_lat"
 	perftest ib_write_lat -s 8 -n "$LAT_ITERS" | result_col 8 5 >>"$tmp/write_lat"
-	"$RD" -j path test peer "$PEER" --tests lat --iters "$LAT_ITERS" --lat-size 8 |
-		stage_value path.rc_latency latency_p50_us >>"$tmp/rd_lat"
+	((i % 2)) || rd_latency
 	# MB/sec with two decimals (its --report_gbits has two as well, too few
 	# at Soft-RoCE's 0.1 Gb/s); perftest's MB is 2^20 bytes
 	perftest ib_write_bw -s "$SIZE" -n "$BW_ITERS" | result_col "$SIZE" 4 |
