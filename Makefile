@@ -16,7 +16,7 @@ JSONDIR ?= $(PREFIX)/share/doc/rdmadiag/json
 CC ?= gcc
 PKGS := libmnl libibverbs librdmacm libkmod
 PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
-# libkmod, libibverbs and librdmacm are dlopen()ed on first use (module_presence.c,
+# libkmod, libibverbs and librdmacm are dlopen()ed on first use (host/module_presence.c,
 # verbs/dl.c): headers only, so that start-up maps libmnl and libc alone.
 PKG_LIBS := $(shell pkg-config --libs libmnl 2>/dev/null) -ldl
 
@@ -39,8 +39,11 @@ Q := @
 say = @echo "  $(1)	$@"
 endif
 
+# The source folders, lowest layer first (README.md, "Layout").
+LOWER_DIRS := util host netlink verbs path
+SRC_DIRS := $(LOWER_DIRS) rdmadiag
 # Everything but main.c goes into a static library the unit tests link too.
-LIB_SRCS := $(wildcard netlink/*.c verbs/*.c) $(filter-out rdmadiag/main.c,$(wildcard rdmadiag/*.c))
+LIB_SRCS := $(wildcard $(LOWER_DIRS:=/*.c)) $(filter-out rdmadiag/main.c,$(wildcard rdmadiag/*.c))
 LIB_OBJS := $(LIB_SRCS:.c=.o)
 BIN := rdmadiag/rdmadiag
 LIB := build/librdmadiag.a
@@ -94,11 +97,10 @@ tests/helpers/path_probe: tests/helpers/path_probe.c $(LIB) $(FLAGS_FILE)
 unit: $(UNIT_BINS)
 
 # The lower layers link without the front end (issue #22): every object of
-# netlink/ and verbs/, and module_presence.o (a host reader, libkmod, kept in
-# rdmadiag/ for now), with a main of their own and NO other object of
-# rdmadiag/, named one by one and not through the archive, so that a call
-# back up into the front end is an undefined symbol and `make unit` fails.
-LOWER_OBJS := $(patsubst %.c,%.o,$(wildcard netlink/*.c verbs/*.c)) rdmadiag/module_presence.o
+# util/, host/, netlink/, verbs/ and path/, with a main of their own and NO
+# object of rdmadiag/, named one by one and not through the archive, so that
+# a call back up into the front end is an undefined symbol and `make unit` fails.
+LOWER_OBJS := $(patsubst %.c,%.o,$(wildcard $(LOWER_DIRS:=/*.c)))
 tests/unit/lower_layers_test: tests/unit/lower_layers_test.c $(LOWER_OBJS) $(FLAGS_FILE)
 	$(call say,LD)
 	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ $< $(LOWER_OBJS) $(LDLIBS)
@@ -140,13 +142,13 @@ deb:
 	scripts/build-deb.sh
 
 clean:
-	rm -f $(BIN) rdmadiag/*.o netlink/*.o verbs/*.o rdmadiag/*.d netlink/*.d verbs/*.d \
+	rm -f $(BIN) $(SRC_DIRS:=/*.o) $(SRC_DIRS:=/*.d) \
 	      $(UNIT_BINS) tests/unit/*.d $(LIB) $(FLAGS_FILE) $(TEST_PROGS) tests/tools/*.d tests/helpers/*.d
 
 .PHONY: all check check-host deps-build deps-test demo deb install uninstall clean unit FORCE
 FORCE:
 
--include $(wildcard rdmadiag/*.d netlink/*.d verbs/*.d tests/unit/*.d)
+-include $(wildcard $(SRC_DIRS:=/*.d) tests/unit/*.d)
 
 # Builds the netlink part of hand-made test fixtures (tests/fixtures/make-handmade.sh).
 tests/tools/nlfixture: tests/tools/nlfixture.c

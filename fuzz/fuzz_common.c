@@ -7,7 +7,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "../netlink/source.h"
+#include "../host/source.h"
 #include "fuzz_common.h"
 
 static char dir[64];

@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../verbs/pathproto.h"
+#include "../path/pathproto.h"
 
 static const char *dir;
 

@@ -3,7 +3,7 @@
  * Fuzz target: kernel netlink replies, through the path every command uses.
  *
  * Input: one selector byte, then a reply in the recorder's format
- * ([u32 length][chunk]..., netlink/source.h), i.e. a sequence of netlink
+ * ([u32 length][chunk]..., host/source.h), i.e. a sequence of netlink
  * messages as recvfrom() returned them. The selector picks which request is
  * "sent"; the bytes are replayed as its answer through nl.c (mnl_cb_run2,
  * policy validation of nl_policy.c) into the decoder the live code uses
@@ -13,10 +13,10 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "../host/source.h"
 #include "../netlink/addr.h"
 #include "../netlink/rdma.h"
 #include "../netlink/res.h"
-#include "../netlink/source.h"
 #include "../netlink/stat.h"
 #include "fuzz_common.h"
 

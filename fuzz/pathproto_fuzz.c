@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * Fuzz target: the `path` control protocol (verbs/pathproto.c), as a peer's
+ * Fuzz target: the `path` control protocol (path/pathproto.c), as a peer's
  * bytes reach it.
  *
  * Input: the byte stream a peer sends on the TCP session. It is decoded
@@ -17,7 +17,7 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
-#include "../verbs/pathproto.h"
+#include "../path/pathproto.h"
 #include "fuzz_common.h"
 
 #define WIRE_MAX (PP_HDR_LEN + PP_MAX_PAYLOAD)

@@ -17,12 +17,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../netlink/gid.h"
-#include "../netlink/netdev.h"
-#include "../netlink/source.h"
+#include "../host/gid.h"
+#include "../host/netdev.h"
+#include "../host/source.h"
+#include "../host/sysfs.h"
 #include "../netlink/stat.h"
-#include "../netlink/sysfs.h"
 #include "../rdmadiag/link_check.h"
+#include "../rdmadiag/lower_join.h"
 #include "../verbs/verbs.h"
 #include "fuzz_common.h"
 

@@ -12,9 +12,9 @@
 #include <sys/time.h>
 #include <time.h>
 
+#include "../host/source.h"
 #include "addr.h"
 #include "nl.h"
-#include "source.h"
 
 #define ADDR_FIXTURE "netlink/route-getaddr.bin"
 #define ADDR_MAX 512

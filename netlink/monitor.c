@@ -8,8 +8,8 @@
 #include <sys/socket.h>
 #include <time.h>
 
+#include "../host/source.h"
 #include "monitor.h"
-#include "source.h"
 
 /* Events are small (under 100 bytes); a burst of them fits many times over. */
 #define MON_BUF_SIZE (64 * 1024)

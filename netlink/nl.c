@@ -10,8 +10,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "../host/source.h"
 #include "nl.h"
-#include "source.h"
 
 #define NL_TIMEOUT_SEC 5
 /* One receive buffer; dumps stream through it a chunk at a time. */

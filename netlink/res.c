@@ -8,8 +8,8 @@
 #include <string.h>
 #include <strings.h>
 
+#include "../host/source.h"
 #include "res.h"
-#include "source.h"
 
 /* Per kind: the request, the nest of the dump, its entries, the id attribute. */
 static const struct res_kind_desc {

@@ -13,10 +13,10 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include "../host/source.h"
+#include "../host/sysfs.h"
 #include "nl.h"
-#include "source.h"
 #include "stat.h"
-#include "sysfs.h"
 
 /* ethtool string sets are bounded by the driver; refuse absurd counts. */
 #define ETHTOOL_MAX_STATS 65536

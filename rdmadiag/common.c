@@ -8,10 +8,10 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "../host/source.h"
+#include "../host/sysfs.h"
 #include "../netlink/nl.h"
 #include "../netlink/rdma.h"
-#include "../netlink/source.h"
-#include "../netlink/sysfs.h"
 #include "common.h"
 #include "lower_err.h"
 

@@ -29,7 +29,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../netlink/source.h"
+#include "../host/source.h"
 #include "complete_int.h"
 #include "global_opts.h"
 #include "lower_err.h"

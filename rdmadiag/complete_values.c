@@ -9,11 +9,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../host/source.h"
+#include "../host/sysfs.h"
 #include "../netlink/nl.h"
 #include "../netlink/rdma.h"
 #include "../netlink/res.h"
-#include "../netlink/source.h"
-#include "../netlink/sysfs.h"
 #include "complete_int.h"
 #include "lower_err.h"
 #include "recent.h"

@@ -8,8 +8,8 @@
 #include <string.h>
 #include <time.h>
 
+#include "../host/source.h"
 #include "../netlink/nl.h"
-#include "../netlink/source.h"
 #include "common.h"
 #include "counter_sample.h"
 #include "lower_err.h"

@@ -5,7 +5,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "../netlink/source.h"
+#include "../host/source.h"
 
 #include "common.h"
 #include "devwatch.h"

@@ -2,17 +2,18 @@
 /*
  * rdmadiag gid: the GID tables of RDMA ports, with the IP address each RoCE
  * GID encodes and, per local IP, the index to give tools (perftest -x).
- * Read from sysfs through netlink/gid.c, so it is recorded and replayed.
+ * Read from sysfs through host/gid.c, so it is recorded and replayed.
  */
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/socket.h>
 
-#include "../netlink/gid.h"
+#include "../host/gid.h"
 #include "common.h"
 #include "link.h"
 #include "lower_err.h"
+#include "lower_join.h"
 #include "objects.h"
 #include "output.h"
 

@@ -8,7 +8,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "../netlink/netdev.h"
+#include "../host/netdev.h"
 #include "../netlink/rdma.h"
 #include "../verbs/verbs.h"
 #include "common.h"

@@ -3,7 +3,7 @@
 #ifndef RDMADIAG_LINK_H
 #define RDMADIAG_LINK_H
 
-#include "../netlink/netdev.h"
+#include "../host/netdev.h"
 #include "../netlink/rdma.h"
 #include "../verbs/verbs.h"
 

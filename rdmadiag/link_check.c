@@ -9,13 +9,14 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../host/source.h"
 #include "../netlink/nl.h"
-#include "../netlink/source.h"
 #include "../verbs/verbs.h"
 #include "check_select.h"
 #include "common.h"
 #include "link_check.h"
 #include "lower_err.h"
+#include "lower_join.h"
 #include "output.h"
 #include "prom.h"
 

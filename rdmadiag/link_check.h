@@ -10,9 +10,9 @@
 #ifndef RDMADIAG_LINK_CHECK_H
 #define RDMADIAG_LINK_CHECK_H
 
+#include "../host/gid.h"
+#include "../host/pcitopo.h"
 #include "../netlink/addr.h"
-#include "../netlink/gid.h"
-#include "../netlink/pcitopo.h"
 #include "check.h"
 #include "link.h"
 #include "rdmadiag.h"

@@ -8,7 +8,7 @@
 #include <string.h>
 #include <sys/socket.h>
 
-#include "../netlink/sysfs.h"
+#include "../host/sysfs.h"
 #include "link_checks_int.h"
 
 /* ---- GIDs ---- */

@@ -9,8 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../netlink/probe.h"
-#include "../netlink/sysfs.h"
+#include "../host/probe.h"
+#include "../host/sysfs.h"
 #include "link_checks_int.h"
 
 /* ---- device nodes and provider ---- */

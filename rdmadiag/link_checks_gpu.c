@@ -11,8 +11,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../netlink/sysfs.h"
+#include "../host/sysfs.h"
 #include "link_checks_int.h"
+#include "lower_join.h"
 
 #define NVIDIA_VENDOR 0x10de
 #define MODULES_MAX 65536

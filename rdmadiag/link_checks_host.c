@@ -10,9 +10,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../netlink/sysfs.h"
+#include "../host/module_presence.h"
+#include "../host/sysfs.h"
 #include "link_checks_int.h"
-#include "module_presence.h"
 
 /* Below this RLIMIT_MEMLOCK, registering real buffers fails (ENOMEM in ibv_reg_mr). */
 #define MEMLOCK_MIN_BYTES (64ULL << 20)

@@ -7,7 +7,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "../netlink/sysfs.h"
+#include "../host/sysfs.h"
 #include "link_checks_int.h"
 
 /* RoCE headers the RDMA MTU must leave room for in the netdev MTU (the

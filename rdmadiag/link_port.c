@@ -7,9 +7,9 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "../netlink/netdev.h"
+#include "../host/netdev.h"
+#include "../host/source.h"
 #include "../netlink/rdma.h"
-#include "../netlink/source.h"
 #include "../verbs/verbs.h"
 #include "link.h"
 

@@ -5,8 +5,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "../host/source.h"
 #include "../netlink/nl.h"
-#include "../netlink/source.h"
 #include "lower_err.h"
 #include "rdmadiag.h"
 

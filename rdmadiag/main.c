@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../netlink/source.h"
+#include "../host/source.h"
 #include "common.h"
 #include "global_opts.h"
 #include "lower_err.h"

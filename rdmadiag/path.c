@@ -6,8 +6,8 @@
  * order (control, resolve, config, rc_connect, rc_latency, write_bw, read_bw,
  * send_bw, ud, mtu, counters), each with a verdict and its duration; the
  * first failure is named with its cause and later stages are skipped. The
- * control channel is TCP (verbs/pathproto.h), the QPs are built by hand
- * (verbs/pathq.h) so every transition can be timed and decoded; rdma_cm only
+ * control channel is TCP (path/pathproto.h), the QPs are built by hand
+ * (path/pathq.h) so every transition can be timed and decoded; rdma_cm only
  * resolves the address.
  *
  * This file is the command: its arguments and its table rows; path_int.h
@@ -17,8 +17,8 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "../netlink/source.h"
-#include "../verbs/pathproto.h"
+#include "../host/source.h"
+#include "../path/pathproto.h"
 #include "common.h"
 #include "objects.h"
 #include "output.h"

@@ -10,7 +10,7 @@
 #include <signal.h>
 #include <stdbool.h>
 
-#include "../verbs/pathq.h"
+#include "../path/pathq.h"
 #include "rdmadiag.h"
 
 /* Set by SIGINT/SIGTERM once path_catch_stop_signals() ran: every wait of a

@@ -13,7 +13,7 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
-#include "../netlink/netdev.h"
+#include "../host/netdev.h"
 #include "path_int.h"
 
 /* Whether the peer closed the control channel: its serve died or was killed. */

@@ -3,7 +3,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "../netlink/sysfs.h"
+#include "../host/sysfs.h"
 #include "path_hints.h"
 
 static int count_entry(const char *name, void *data)

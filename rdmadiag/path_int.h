@@ -26,9 +26,9 @@
 #include <stdint.h>
 #include <time.h>
 
-#include "../verbs/pathproto.h"
-#include "../verbs/pathq.h"
-#include "../verbs/pathsrv.h"
+#include "../path/pathproto.h"
+#include "../path/pathq.h"
+#include "../path/pathsrv.h"
 #include "check.h"
 #include "counter_map.h"
 #include "output.h"

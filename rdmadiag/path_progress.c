@@ -4,7 +4,7 @@
 #include <stdio.h>
 #include <unistd.h>
 
-#include "../verbs/pathproto.h"
+#include "../path/pathproto.h"
 #include "output.h"
 #include "path_progress.h"
 

@@ -3,7 +3,7 @@
  * rdmadiag path serve: the peer side of `path test`. It listens on the TCP
  * control port and forks one process per session (at most --max-sessions at
  * once, the rest refused with a reason), which answers the tester's stages
- * (verbs/pathsrv.c) and logs one line when it ends. SIGINT/SIGTERM end the
+ * (path/pathsrv.c) and logs one line when it ends. SIGINT/SIGTERM end the
  * running sessions, then serve.
  */
 #include <arpa/inet.h>
@@ -21,9 +21,9 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "../netlink/source.h"
-#include "../verbs/pathproto.h"
-#include "../verbs/pathsrv.h"
+#include "../host/source.h"
+#include "../path/pathproto.h"
+#include "../path/pathsrv.h"
 #include "common.h"
 #include "output.h"
 #include "path.h"

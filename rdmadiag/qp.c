@@ -14,8 +14,8 @@
 #include <string.h>
 #include <time.h>
 
+#include "../host/source.h"
 #include "../netlink/res.h"
-#include "../netlink/source.h"
 #include "common.h"
 #include "devwatch.h"
 #include "lower_err.h"

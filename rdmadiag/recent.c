@@ -19,7 +19,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "../netlink/source.h"
+#include "../host/source.h"
 #include "recent.h"
 
 #define RECENT_MAX 20

@@ -17,8 +17,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "../util/json_read.h"
 #include "check.h"
-#include "json_read.h"
 
 #define RF_NONE UINT32_MAX
 #define RF_MAX_FILE (64u << 20)	/* bytes of one report */

@@ -9,7 +9,7 @@
 #ifndef RDMADIAG_REPORT_FLEET_INT_H
 #define RDMADIAG_REPORT_FLEET_INT_H
 
-#include "json_read.h"
+#include "../util/json_read.h"
 #include "report_fleet.h"
 
 #define NAME_MAX_LEN 63

@@ -5,8 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../host/sysfs.h"
 #include "../netlink/rdma.h"
-#include "../netlink/sysfs.h"
 #include "common.h"
 #include "lower_err.h"
 #include "output.h"

@@ -24,13 +24,13 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "../netlink/source.h"
+#include "../host/source.h"
+#include "../util/sha256.h"
+#include "../util/snapshot_tar.h"
 #include "common.h"
 #include "output.h"
-#include "sha256.h"
 #include "snapshot.h"
 #include "snapshot_int.h"
-#include "snapshot_tar.h"
 
 /* What a snapshot records: the read-only commands, each replayable alone. */
 static const struct snap_cmd {

@@ -14,9 +14,9 @@
 #include <sys/utsname.h>
 #include <unistd.h>
 
+#include "../host/source.h"
+#include "../host/sysfs.h"
 #include "../netlink/addr.h"
-#include "../netlink/source.h"
-#include "../netlink/sysfs.h"
 #include "../verbs/verbs.h"
 #include "lower_err.h"
 #include "rdmadiag.h"

@@ -5,11 +5,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../util/sha256.h"
+#include "../util/snapshot_tar.h"
 #include "rdmadiag.h"
-#include "sha256.h"
 #include "snapshot.h"
 #include "snapshot_int.h"
-#include "snapshot_tar.h"
 
 /* ---- parsing ---- */
 

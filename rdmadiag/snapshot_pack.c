@@ -11,12 +11,12 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "../util/sha256.h"
+#include "../util/snapshot_tar.h"
 #include "output.h"
 #include "rdmadiag.h"
-#include "sha256.h"
 #include "snapshot.h"
 #include "snapshot_int.h"
-#include "snapshot_tar.h"
 
 /* ---- packing ---- */
 

@@ -22,8 +22,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../netlink/pcitopo.h"
-#include "../netlink/source.h"
+#include "../host/pcitopo.h"
+#include "../host/source.h"
 #include "check_select.h"
 #include "common.h"
 #include "prom.h"

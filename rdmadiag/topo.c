@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * rdmadiag topo: where the GPUs and the RDMA devices sit on PCIe, and how
- * far each GPU is from each RDMA device (netlink/pcitopo.h). GPUDirect RDMA
+ * far each GPU is from each RDMA device (host/pcitopo.h). GPUDirect RDMA
  * moves data NIC <-> GPU straight over PCIe; how far apart they are decides
  * whether it runs at line rate. sysfs only, so it replays and snapshots.
  */
@@ -9,8 +9,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../netlink/pcitopo.h"
+#include "../host/pcitopo.h"
 #include "common.h"
+#include "lower_join.h"
 #include "objects.h"
 #include "output.h"
 

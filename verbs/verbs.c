@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../netlink/source.h"
+#include "../host/source.h"
 #include "verbs.h"
 
 #define VB_MAX_OPEN 16

@@ -2,7 +2,7 @@
 /*
  * What libibverbs tells about devices and ports that netlink does not (link
  * layer, MTUs, width and speed). Live queries are recorded and replayed like
- * netlink replies (netlink/source.h), as key=value files under verbs/.
+ * netlink replies (host/source.h), as key=value files under verbs/.
  */
 #ifndef RDMADIAG_VERBS_H
 #define RDMADIAG_VERBS_H

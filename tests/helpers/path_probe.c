@@ -28,8 +28,8 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include "../../path/pathq.h"
 #include "../../rdmadiag/rdmadiag.h"
-#include "../../verbs/pathq.h"
 
 struct global_opts g_opts;	/* the library's sysfs and verbs readers look at it */
 

@@ -3,7 +3,8 @@
 # function or variable that B defines and B one that A defines (issue #22: no
 # two-file cycle; such a pair is one concern cut in two, or two tangled). Read
 # from the built objects (nm), so that it sees what the code really calls, not
-# what it includes. DIRs default to the repository's rdmadiag/ netlink/ verbs/;
+# what it includes. DIRs default to the repository's source folders (util/
+# host/ netlink/ verbs/ path/ rdmadiag/, README.md "Layout");
 # every .c file there needs its .o, newer than itself (build first: make all).
 # Prints one line per pair, "A.c <-> B.c: what A uses of B | what B uses of
 # A", then "file-cycles: N files, M cycles". Exit 0 without a cycle, 1 with
@@ -12,7 +13,7 @@ set -euo pipefail
 
 if [ $# -eq 0 ]; then
 	cd "$(dirname "$0")/../.."
-	set -- rdmadiag netlink verbs
+	set -- util host netlink verbs path rdmadiag
 fi
 
 objs=()

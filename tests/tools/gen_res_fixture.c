@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * Writes a replay fixture (rdmadiag --replay DIR) of one Soft-RoCE device with
- * N queue pairs, in the recorder's format (netlink/source.h): netlink replies
+ * N queue pairs, in the recorder's format (host/source.h): netlink replies
  * as the kernel streams them ([u32 len][message]... chunks of at most 16 KiB,
  * then NLMSG_DONE), and /proc/PID/comm files of the owners.
  *

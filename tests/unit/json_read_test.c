@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../rdmadiag/json_read.h"
+#include "../../util/json_read.h"
 #include "tap.h"
 
 static int parse(const char *text, struct json_doc *doc)

@@ -1,10 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * The lower layers stand alone (issue #22): the Makefile links this file with
- * every object of netlink/ and verbs/ (and the host readers still kept in
- * rdmadiag/) and with no object of the front end, so that a call back up
- * (report_error(), g_opts, an exit code) is an undefined symbol and `make
- * unit` fails. What runs here checks the error record such a layer returns
+ * every object of util/, host/, netlink/, verbs/ and path/ and with no object
+ * of the front end (rdmadiag/), so that a call back up (report_error(),
+ * g_opts, an exit code) is an undefined symbol and `make unit` fails. What runs here checks the error record such a layer returns
  * instead of printing: the errno, the kind, and the words a message needs.
  */
 #include <errno.h>
@@ -12,8 +11,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "../../host/source.h"
 #include "../../netlink/nl.h"
-#include "../../netlink/source.h"
 #include "tap.h"
 
 int main(void)

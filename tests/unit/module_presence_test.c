@@ -9,7 +9,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "../../rdmadiag/module_presence.h"
+#include "../../host/module_presence.h"
 #include "../../rdmadiag/rdmadiag.h"
 #include "tap.h"
 

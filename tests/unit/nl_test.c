@@ -7,8 +7,8 @@
 #include <stdlib.h>
 #include <unistd.h>
 
+#include "../../host/source.h"
 #include "../../netlink/rdma.h"
-#include "../../netlink/source.h"
 #include "tap.h"
 
 static char dir[] = "/tmp/rdmadiag-nl-test-XXXXXX";

@@ -6,7 +6,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "../../netlink/source.h"
+#include "../../host/source.h"
 #include "../../rdmadiag/path_hints.h"
 #include "../../rdmadiag/rdmadiag.h"
 #include "tap.h"

@@ -7,7 +7,7 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
-#include "../../verbs/pathproto.h"
+#include "../../path/pathproto.h"
 #include "tap.h"
 
 static uint8_t buf[PP_HDR_LEN + PP_MAX_PAYLOAD + 64];

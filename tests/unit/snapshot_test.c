@@ -7,9 +7,9 @@
 #include <string.h>
 
 #include "../../rdmadiag/rdmadiag.h"
-#include "../../rdmadiag/sha256.h"
 #include "../../rdmadiag/snapshot_int.h"
-#include "../../rdmadiag/snapshot_tar.h"
+#include "../../util/sha256.h"
+#include "../../util/snapshot_tar.h"
 #include "tap.h"
 
 static void test_sha256(void)

@@ -7,7 +7,6 @@
 #include <string.h>
 
 #include "pcitopo.h"
-#include "rdma.h"
 #include "sysfs.h"
 
 #define PCI_DEVICES "/sys/bus/pci/devices"
@@ -172,7 +171,7 @@ static int add_if_gpu(const char *name, void *data)
 	return 0;
 }
 
-static void add_rdma(struct pci_topo *t, const char *name)
+void pt_add_rdma(struct pci_topo *t, const char *name)
 {
 	struct pt_fn *f = &t->rdma[t->nrdma++];
 	char link[PATH_MAX], addr[PATH_MAX];
@@ -187,7 +186,7 @@ static void add_rdma(struct pci_topo *t, const char *name)
 	}
 }
 
-static int read_gpus(struct pci_topo *t)
+int pt_read_gpus(struct pci_topo *t)
 {
 	struct gpu_walk w = { t };
 	int n;
@@ -199,56 +198,17 @@ static int read_gpus(struct pci_topo *t)
 
 int pt_read(struct pci_topo *t, const char *const *rdma_names, int nrdma)
 {
-	int err = read_gpus(t);
+	int err = pt_read_gpus(t);
 
 	for (int i = 0; i < nrdma && t->nrdma < PT_MAX_RDMA; i++)
-		add_rdma(t, rdma_names[i]);
+		pt_add_rdma(t, rdma_names[i]);
 	return err;
-}
-
-#define MAX_NAMES PT_MAX_RDMA
-
-struct name_list {
-	int n;
-	char name[MAX_NAMES][64];
-};
-
-static int collect_name(const struct rd_dev *d, void *data)
-{
-	struct name_list *l = data;
-
-	if (l->n < MAX_NAMES)
-		snprintf(l->name[l->n++], sizeof(l->name[0]), "%s", d->name);
-	return 0;
-}
-
-static int count_none(const char *name, void *data)
-{
-	(void)name, (void)data;
-	return 0;
-}
-
-int pt_read_host(struct pci_topo *t, bool gpu_hosts_only)
-{
-	static struct name_list l;
-	int err = read_gpus(t);
-
-	if (err || (gpu_hosts_only && !t->ngpu))
-		return err;
-	l.n = 0;
-	/* no RDMA core (no class directory): not asked, so no netlink error is
-	 * printed where the GPUs alone are the answer */
-	if (fs_list("/sys/class/infiniband", count_none, NULL) < 0 || rd_dev_each(NULL, collect_name, &l))
-		l.n = 0;	/* no RDMA netlink: the GPUs alone */
-	for (int i = 0; i < l.n && t->nrdma < PT_MAX_RDMA; i++)
-		add_rdma(t, l.name[i]);
-	return 0;
 }
 
 bool pt_host_has_gpu(void)
 {
 	struct pci_topo *t = calloc(1, sizeof(*t));
-	bool any = t && !read_gpus(t) && t->ngpu > 0;
+	bool any = t && !pt_read_gpus(t) && t->ngpu > 0;
 
 	free(t);
 	return any;

@@ -9,7 +9,6 @@
 
 #include "gid.h"
 #include "sysfs.h"
-#include "../verbs/verbs.h"
 
 #define GID_MAX_ENTRIES 4096
 
@@ -65,7 +64,6 @@ struct read_ctx {
 	const char *base;	/* /sys/class/infiniband/DEV/ports/N */
 	bool with_empty;
 	struct gid_table *t;
-	unsigned cap;
 };
 
 /* Type, IP and the rest of a used slot, once raw/text/type/ndev are in. */
@@ -77,18 +75,18 @@ static void complete_entry(struct gid_entry *g, bool ethernet)
 		decode_ip(g);
 }
 
-static int append(struct read_ctx *c, const struct gid_entry *g)
+static int append(struct gid_table *t, const struct gid_entry *g)
 {
-	if (c->t->n == c->cap) {
-		unsigned ncap = c->cap ? 2 * c->cap : 16;
-		struct gid_entry *e = realloc(c->t->e, ncap * sizeof(*e));
+	if (t->n == t->cap) {
+		unsigned ncap = t->cap ? 2 * t->cap : 16;
+		struct gid_entry *e = realloc(t->e, ncap * sizeof(*e));
 
 		if (!e)
 			return -1;
-		c->t->e = e;
-		c->cap = ncap;
+		t->e = e;
+		t->cap = ncap;
 	}
-	c->t->e[c->t->n++] = *g;
+	t->e[t->n++] = *g;
 	return 0;
 }
 
@@ -116,38 +114,19 @@ static int add_entry(const char *name, void *data)
 			snprintf(g.ndev, sizeof(g.ndev), "%s", buf);
 		complete_entry(&g, c->t->ethernet);
 	}
-	return append(c, &g);
+	return append(c->t, &g);
 }
 
-/* The used slots from one libibverbs query (what sysfs gives slot by slot).
- * Returns 0, or -errno when the caller should read sysfs instead. */
-static int read_verbs(const char *dev, unsigned port, struct read_ctx *c)
+int gid_table_add(struct gid_table *t, unsigned index, const char *text, enum gid_type type, const char *ndev)
 {
-	struct vb_gid *v;
-	int n = vb_gid_table(dev, port, &v);
+	struct gid_entry g = { .index = index, .type = type };
 
-	if (n < 0)
-		return n;
-	for (int i = 0; i < n; i++) {
-		struct gid_entry g = { .index = v[i].index };
-
-		if (v[i].index >= GID_MAX_ENTRIES || gid_parse(v[i].text, g.raw) || all_zero(g.raw, sizeof(g.raw)))
-			continue;
-		snprintf(g.text, sizeof(g.text), "%s", v[i].text);
-		/* verbs names the type as sysfs does: IB and RoCE v1 are one kernel type */
-		if (v[i].type == 2)
-			g.type = GID_TYPE_ROCE_V2;
-		else if (v[i].type <= 1)
-			g.type = c->t->ethernet ? GID_TYPE_ROCE_V1 : GID_TYPE_IB;
-		snprintf(g.ndev, sizeof(g.ndev), "%s", v[i].ndev);
-		complete_entry(&g, c->t->ethernet);
-		if (append(c, &g)) {
-			free(v);
-			return -ENOMEM;
-		}
-	}
-	free(v);
-	return 0;
+	if (index >= GID_MAX_ENTRIES || gid_parse(text, g.raw) || all_zero(g.raw, sizeof(g.raw)))
+		return 0;
+	snprintf(g.text, sizeof(g.text), "%s", text);
+	snprintf(g.ndev, sizeof(g.ndev), "%s", ndev);
+	complete_entry(&g, t->ethernet);
+	return append(t, &g) ? -ENOMEM : 0;
 }
 
 static int cmp_index(const void *a, const void *b)
@@ -157,11 +136,9 @@ static int cmp_index(const void *a, const void *b)
 	return (x->index > y->index) - (x->index < y->index);
 }
 
-int gid_table_read(const char *dev, unsigned port, bool with_empty, struct gid_table *t)
+int gid_table_init(const char *dev, unsigned port, struct gid_table *t)
 {
-	char base[256], dir[300], ll[32];
-	struct read_ctx c = { .base = base, .with_empty = with_empty, .t = t };
-	int n;
+	char base[256], ll[32];
 
 	memset(t, 0, sizeof(*t));
 	if (!dev[0] || strchr(dev, '/'))
@@ -169,27 +146,33 @@ int gid_table_read(const char *dev, unsigned port, bool with_empty, struct gid_t
 	snprintf(base, sizeof(base), "/sys/class/infiniband/%s/ports/%u", dev, port);
 	if (fs_readf(ll, sizeof(ll), "%s/link_layer", base) >= 0)
 		t->ethernet = !strcmp(ll, "Ethernet");
-	/* Empty slots (gid show -d) are only in sysfs. */
-	if (!with_empty && vb_gid_table_cheap() && read_verbs(dev, port, &c) == 0)
-		goto sort;
-	gid_table_free(t);
-	c.cap = 0;
+	return 0;
+}
+
+int gid_table_read_sysfs(const char *dev, unsigned port, bool with_empty, struct gid_table *t)
+{
+	char base[256], dir[300];
+	struct read_ctx c = { .base = base, .with_empty = with_empty, .t = t };
+	int n;
+
+	snprintf(base, sizeof(base), "/sys/class/infiniband/%s/ports/%u", dev, port);
 	snprintf(dir, sizeof(dir), "%s/gids", base);
 	n = fs_list(dir, add_entry, &c);
-	if (n < 0)
-		return n;
-sort:
+	return n < 0 ? n : 0;
+}
+
+void gid_table_sort(struct gid_table *t)
+{
 	/* fs_list sorts by name ("10" < "2"): order by number */
 	if (t->n > 1)
 		qsort(t->e, t->n, sizeof(*t->e), cmp_index);
-	return 0;
 }
 
 void gid_table_free(struct gid_table *t)
 {
 	free(t->e);
 	t->e = NULL;
-	t->n = 0;
+	t->n = t->cap = 0;
 }
 
 const struct gid_entry *gid_for_ip(const struct gid_table *t, const char *ip, enum gid_type want)

@@ -11,9 +11,9 @@
 #include <string.h>
 #include <sys/mman.h>
 
-#include "../netlink/netdev.h"
+#include "../host/netdev.h"
+#include "../verbs/verbs.h"
 #include "pathq.h"
-#include "verbs.h"
 
 /* ---- local configuration ---- */
 

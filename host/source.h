@@ -12,7 +12,7 @@
  *   verbs/<name>                key=value text from libibverbs queries
  *   probe/<path>                whether a device node opens (probe.h)
  *   kmod/<module>               what libkmod said of a module not loaded
- *                               (rdmadiag/module_presence.c)
+ *                               (host/module_presence.c)
  *   meta                        who recorded it, when, with which kernel
  *   clock                       "NAME SECONDS" lines: clock readings, in order
  * A thing read N times while recording is saved N times: rel, rel~2, rel~3...

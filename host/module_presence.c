@@ -10,10 +10,10 @@
 #include <sys/stat.h>
 #include <sys/utsname.h>
 
-#include "../netlink/probe.h"
-#include "../netlink/source.h"
-#include "../netlink/sysfs.h"
 #include "module_presence.h"
+#include "probe.h"
+#include "source.h"
+#include "sysfs.h"
 
 static int noop_entry(const char *name, void *data)
 {

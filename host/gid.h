@@ -2,7 +2,10 @@
 /*
  * The GID table of a port, read from sysfs (gids/I, gid_attrs/types/I,
  * gid_attrs/ndevs/I) through sysfs.h so it is recorded and replayed like
- * everything else. Shared by `gid show` and the GID checks of `link check`.
+ * everything else. Shared by `gid show` and the GID checks of `link check`,
+ * through gid_table_read() (rdmadiag/lower_join.h), which takes the used
+ * slots from one libibverbs query instead when that is cheap: this layer
+ * is below verbs/ and does not call it.
  */
 #ifndef RDMADIAG_GID_H
 #define RDMADIAG_GID_H
@@ -29,11 +32,22 @@ struct gid_table {
 	unsigned n;
 	struct gid_entry *e;
 	bool ethernet;			/* port link layer is Ethernet (RoCE) */
+	unsigned cap;			/* entries e has room for */
 };
 
-/* Reads the table of DEV/PORT. Empty slots are left out unless with_empty.
+/* An empty table for DEV/PORT with the port's link layer from sysfs.
+ * 0 or -EINVAL (not a device name). */
+int gid_table_init(const char *dev, unsigned port, struct gid_table *t);
+/* Reads the slots of DEV/PORT from sysfs, a file each, into the table
+ * gid_table_init() began. Empty slots are left out unless with_empty.
  * Returns 0 or -errno (-ENOENT: no such port in sysfs). */
-int gid_table_read(const char *dev, unsigned port, bool with_empty, struct gid_table *t);
+int gid_table_read_sysfs(const char *dev, unsigned port, bool with_empty, struct gid_table *t);
+/* Adds a slot read elsewhere (text as sysfs shows it; type from a source
+ * that names it as the kernel does); an unused or unparsable slot is left
+ * out. 0 or -ENOMEM. */
+int gid_table_add(struct gid_table *t, unsigned index, const char *text, enum gid_type type, const char *ndev);
+/* Orders the entries by index. */
+void gid_table_sort(struct gid_table *t);
 void gid_table_free(struct gid_table *t);
 
 /* The entry to use for an IP (text as inet_ntop writes it): RoCE v2 first,

@@ -55,10 +55,12 @@ bool pt_is_gpu_class(unsigned class_code);
 /* Every GPU on the PCI bus (in address order, named gpu0, gpu1...), and the
  * named RDMA devices (those not on PCI keep an empty addr). 0 or -errno. */
 int pt_read(struct pci_topo *t, const char *const *rdma_names, int nrdma);
-/* pt_read() with the RDMA devices the kernel lists over RDMA netlink
- * (none when it has no RDMA netlink); gpu_hosts_only: not even asked for
- * when there is no GPU, so a host without one reads nothing more. */
-int pt_read_host(struct pci_topo *t, bool gpu_hosts_only);
+/* The GPUs alone, t's RDMA devices emptied: pt_read() without names. The
+ * devices RDMA netlink lists are added by pt_read_host()
+ * (rdmadiag/lower_join.h): this layer is below netlink/. 0 or -errno. */
+int pt_read_gpus(struct pci_topo *t);
+/* Adds the RDMA device name to t (the caller keeps t->nrdma < PT_MAX_RDMA). */
+void pt_add_rdma(struct pci_topo *t, const char *name);
 /* Whether the PCI bus has a GPU or accelerator (sysfs only). */
 bool pt_host_has_gpu(void);
 
