@@ -55,27 +55,28 @@ static const struct {
 #define NCRITERIA (sizeof(criteria) / sizeof(criteria[0]))
 
 static const struct rfilter_key show_keys[] = {
-	{ "lqpn", RF_LQPN, RFK_NUM, NULL, NULL, COMPLETE_QPN },
-	{ "pid", RF_PID, RFK_NUM, NULL, NULL, COMPLETE_NONE },
-	{ "counter", RF_ID, RFK_NUM, NULL, NULL, COMPLETE_NONE },
+	{ .name = "lqpn", .field = RF_LQPN, .kind = RFK_NUM, .complete = COMPLETE_QPN },
+	{ .name = "pid", .field = RF_PID, .kind = RFK_NUM },
+	{ .name = "counter", .field = RF_ID, .kind = RFK_NUM },
 	{ NULL },
 };
 
 const struct rfilter_key counter_qp_bind_keys[] = {
-	{ "lqpn", RF_LQPN, RFK_NUM, NULL, NULL, COMPLETE_QPN },
-	{ "counter", RF_ID, RFK_NUM, NULL, NULL, COMPLETE_NONE },
+	{ .name = "lqpn", .field = RF_LQPN, .kind = RFK_NUM, .complete = COMPLETE_QPN },
+	{ .name = "counter", .field = RF_ID, .kind = RFK_NUM },
 	{ NULL },
 };
 
 /* counter show qp [DEV[/PORT]] [lqpn N] [pid N] [counter ID] */
-const struct cmd_form counter_qp_show_form = { COMPLETE_DEV_PORT, NULL, show_keys, 0 };
+const struct cmd_form counter_qp_show_form = { .positional = COMPLETE_DEV_PORT, .filters = show_keys };
 
 /* counter mode set DEV/PORT auto type|pid|type,pid|off: what parse_auto() takes */
 static const struct cmd_word mode_set_words[] = {
-	{ "auto", COMPLETE_NONE, "type pid type,pid off", NULL, 0 },
+	{ .name = "auto", .values = "type pid type,pid off" },
 	{ NULL },
 };
-const struct cmd_form counter_mode_set_form = { COMPLETE_DEV_PORT, mode_set_words, NULL, ARG_FIRST };
+const struct cmd_form counter_mode_set_form = { .positional = COMPLETE_DEV_PORT, .words = mode_set_words,
+	.flags = ARG_FIRST };
 
 static void ifname(const char *dev, uint32_t port, char *buf, size_t len)
 {

@@ -156,7 +156,8 @@ struct object {
 /* The positional words an action takes, as the form its keywords may switch from. */
 static inline struct cmd_form action_form(const struct action *a)
 {
-	return (struct cmd_form){ a->positional, a->words, a->filters, a->flags & ARG_FIRST };
+	return (struct cmd_form){ .positional = a->positional, .words = a->words, .filters = a->filters,
+				  .flags = a->flags & ARG_FIRST };
 }
 
 /* forms.c: each keyword of form f and of the forms its words start, in
