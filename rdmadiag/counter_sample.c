@@ -252,7 +252,7 @@ int sample_take_first(struct cmd_ctx *ctx, struct sample *s)
 
 	if (rc)
 		return rc;
-	rc = nl_require();
+	rc = cmd_require(ctx);
 	if (rc) {
 		s->no_netlink = true;
 		return rc;

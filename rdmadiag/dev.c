@@ -98,7 +98,7 @@ static int dev_show(struct cmd_ctx *ctx)
 			    ctx->argv[0]);
 		return EXIT_USAGE;
 	}
-	rc = nl_require();
+	rc = cmd_require(ctx);
 	if (rc)
 		return rc;
 	out_list_begin("devices");
@@ -114,6 +114,7 @@ static int dev_show(struct cmd_ctx *ctx)
 static int dev_monitor(struct cmd_ctx *ctx)
 {
 	struct dev_port sel = { 0 };
+	int rc;
 
 	if (ctx->argc > 1) {
 		usage_error("dev monitor takes at most one device name, got '%s'", ctx->argv[1]);
@@ -121,6 +122,11 @@ static int dev_monitor(struct cmd_ctx *ctx)
 	}
 	if (ctx->argc == 1 && parse_dev_port(ctx->argv[0], &sel))
 		return EXIT_USAGE;
+	/* A host without RDMA is told once, with the exit code of every other
+	 * command, not by the monitor socket, then the list read, then its error. */
+	rc = cmd_require(ctx);
+	if (rc)
+		return rc;
 	return devwatch_follow(ctx->argc ? sel.dev : NULL, ctx_opt_dbl(ctx, "--interval", 1.0),
 			       ctx_opt_uint(ctx, "--count", 0));
 }

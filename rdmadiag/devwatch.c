@@ -308,11 +308,6 @@ int devwatch_start(struct devwatch *dw, const char *only, bool wait_for_it, doub
 	dw->only = only;
 	dw->t0 = t0;
 	dw->clock = clock;
-	/* A host without RDMA is told once, with the exit code of every other
-	 * command, not by the monitor socket, then the list read, then its error. */
-	err = nl_require();
-	if (err)
-		return err;
 	/* join before the first read: a device added in between is not missed */
 	dw->mode = mon_open(why, sizeof(why));
 	print_mode(dw, why);

@@ -168,7 +168,7 @@ static int gid_show(struct cmd_ctx *ctx)
 	memset(&w, 0, sizeof(w));
 	if (ctx_dev_port(ctx, &sel))
 		return EXIT_USAGE;
-	rc = nl_require();
+	rc = cmd_require(ctx);
 	if (rc)
 		return rc;
 	out_list_begin("gids");

@@ -124,7 +124,7 @@ static int link_show(struct cmd_ctx *ctx)
 
 	if (ctx_dev_port(ctx, &sel))
 		return EXIT_USAGE;
-	rc = nl_require();
+	rc = cmd_require(ctx);
 	if (rc)
 		return rc;
 	out_list_begin("links");

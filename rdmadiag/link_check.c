@@ -287,7 +287,7 @@ int link_check(struct cmd_ctx *ctx)
 	    check_only_skip_conflict(ctx_opt_str(ctx, "--only", NULL), ctx_opt_str(ctx, "--skip", NULL), check_ids))
 		return EXIT_USAGE;
 	out_set_host(local_host_name());
-	rc = nl_require();
+	rc = cmd_require(ctx);
 	if (rc)
 		return host_unusable(rc);
 	/* calloc rather than a static zeroed each run: the table has room for

@@ -113,7 +113,7 @@ static int qp_show(struct cmd_ctx *ctx)
 
 	if (res_query_parse(ctx, qp_keys, &q))
 		return EXIT_USAGE;
-	rc = nl_require();
+	rc = cmd_require(ctx);
 	if (rc)
 		return rc;
 	out_list_begin("qps");
@@ -572,7 +572,7 @@ static int qp_watch(struct cmd_ctx *ctx)
 	if (res_query_parse(ctx, qp_keys, &q))
 		return EXIT_USAGE;
 	w.stuck = ctx_opt_dbl(ctx, "--stuck", 5.0);
-	rc = nl_require();
+	rc = cmd_require(ctx);
 	if (!rc)
 		rc = res_query_check_port(&q);
 	if (rc)

@@ -68,7 +68,7 @@ static int summary_show(struct cmd_ctx *ctx)
 		usage_error("res show takes a device name, not DEV/PORT: '%s'", ctx->argv[0]);
 		return EXIT_USAGE;
 	}
-	rc = nl_require();
+	rc = cmd_require(ctx);
 	if (rc)
 		return rc;
 	/* the list first: an unknown device leaves it empty, as in link show */
