@@ -5,6 +5,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "../util/clock.h"
 #include "../netlink/source.h"
 
 #include "common.h"
@@ -340,11 +341,8 @@ void devwatch_stop(struct devwatch *dw)
 
 double devwatch_clock(void)
 {
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
 	/* through the source: a recording replays the times it saw */
-	return source_clock("mono", ts.tv_sec + ts.tv_nsec / 1e9);
+	return source_clock("mono", mono_s());
 }
 
 static volatile sig_atomic_t follow_stop;

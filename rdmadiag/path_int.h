@@ -26,6 +26,7 @@
 #include <stdint.h>
 #include <time.h>
 
+#include "../util/clock.h"
 #include "../verbs/pathproto.h"
 #include "../verbs/pathq.h"
 #include "../verbs/pathsrv.h"
@@ -145,15 +146,6 @@ static inline const char *peer_name(const struct tester *t)
  * has then run out without an error completion, plus a second of slack. A
  * lossy path that the QP recovers from completes within it. */
 #define STALL_MS (PQ_RC_RETRY_BUDGET_MS + 1000)
-
-/* The clock of round trips and bandwidth samples. */
-static inline uint64_t now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-}
 
 /* What one run against one peer gave: every stage, kept for reports that are
  * printed after the run (many peers) or printed as they come (one peer). */
