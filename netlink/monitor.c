@@ -9,6 +9,8 @@
 #include <time.h>
 
 #include "../host/source.h"
+#include "../util/clock.h"
+
 #include "monitor.h"
 
 /* Events are small (under 100 bytes); a burst of them fits many times over. */
@@ -158,14 +160,6 @@ void mon_close(void)
 
 /* ---- waiting ---- */
 
-static double mono_now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + ts.tv_nsec / 1e9;
-}
-
 void mon_sleep(double secs, volatile sig_atomic_t *stop)
 {
 	struct timespec ts = { (time_t)secs, (long)((secs - (time_t)secs) * 1e9) };
@@ -216,12 +210,12 @@ static int drain_socket(mon_event_cb cb, void *data)
 
 static int wait_live(double secs, mon_event_cb cb, void *data, volatile sig_atomic_t *stop)
 {
-	double deadline = mono_now() + secs;
+	double deadline = mono_s() + secs;
 	int n = 0;
 	bool lost = false;
 
 	while (!*stop) {
-		double left = deadline - mono_now();
+		double left = deadline - mono_s();
 		struct pollfd p = { .fd = mnl_socket_get_fd(mon.sock), .events = POLLIN };
 
 		if (left < 0)

@@ -11,6 +11,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "../util/clock.h"
 #include "pathproto.h"
 
 #define COUNTER_ENTRY_LEN (40 + 8)
@@ -369,18 +370,12 @@ int pp_decode(const uint8_t *buf, size_t len, struct pp_msg *m)
 
 int64_t pp_now_ms(void)
 {
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+	return (int64_t)(mono_ns() / 1000000);
 }
 
 uint64_t pp_now_us(void)
 {
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000 + ts.tv_nsec / 1000;
+	return mono_ns() / 1000;
 }
 
 static int wait_fd(int fd, short events, int64_t deadline_ms)

@@ -43,13 +43,14 @@ static int parse_cm_state(const char *s) { return rd_cm_state_parse(s); }
 static int parse_ps(const char *s) { return rd_port_space_parse(s); }
 
 static const struct rfilter_key cm_keys[] = {
-	{ "cm-idn", RF_ID, RFK_NUM, NULL, NULL },
-	{ "lqpn", RF_LQPN, RFK_NUM, NULL, NULL, COMPLETE_QPN },
-	{ "state", RF_STATE, RFK_ENUM, parse_cm_state,
-	  "idle addr_query addr_resolved route_query route_resolved connect disconnect addr_bound listen "
-	  "device_removal destroying" },
-	{ "ps", RF_PS, RFK_ENUM, parse_ps, "tcp udp ipoib ib" },
-	RFILTER_KEY_PID, RFILTER_KEY_COMM, { NULL },
+	{ .name = "cm-idn", .field = RF_ID, .kind = RFK_NUM },
+	{ .name = "lqpn", .field = RF_LQPN, .kind = RFK_NUM, .complete = COMPLETE_QPN },
+	{ .name = "state", .field = RF_STATE, .kind = RFK_ENUM, .parse = parse_cm_state, .values = "idle addr_query "
+	  "addr_resolved route_query route_resolved connect disconnect addr_bound listen device_removal destroying" },
+	{ .name = "ps", .field = RF_PS, .kind = RFK_ENUM, .parse = parse_ps, .values = "tcp udp ipoib ib" },
+	RFILTER_KEY_PID,
+	RFILTER_KEY_COMM,
+	{ NULL },
 };
 
 static const struct res_desc cm_desc = { RD_RES_CM_ID, "cm_ids", "cm-idn", &cm_fields[F_ID_CM], cm_keys, out_cm };
@@ -60,9 +61,10 @@ static int cm_show(struct cmd_ctx *ctx)
 }
 
 static const struct action cm_actions[] = {
-	{ "show", RES_SYN, "list RDMA CM ids: addresses, state, port space, QP, owner", cm_show, NEEDS_NETLINK,
-	  NULL, COMPLETE_DEV_PORT, NULL, cm_keys },
+	{ .name = "show", .synopsis = RES_SYN, .summary = "list RDMA CM ids: addresses, state, port space, QP, owner",
+	  .run = cm_show, .flags = NEEDS_NETLINK, .positional = COMPLETE_DEV_PORT, .filters = cm_keys },
 	{ 0 },
 };
 
-const struct object obj_cm = { "cm", "RDMA CM ids: connections and listeners", cm_actions };
+const struct object obj_cm = { .name = "cm", .summary = "RDMA CM ids: connections and listeners",
+	.actions = cm_actions };

@@ -20,7 +20,7 @@
 
 /* "qp" switches show to the per-QP counters, whose filters follow it. */
 static const struct cmd_word show_words[] = {
-	{ "qp", COMPLETE_NONE, NULL, &counter_qp_show_form, 0 },
+	{ .name = "qp", .form = &counter_qp_show_form },
 	{ NULL },
 };
 
@@ -110,33 +110,35 @@ static const struct cmd_opt show_opts[] = {
 
 /* counter mode [DEV[/PORT]] | set DEV/PORT auto ... */
 static const struct cmd_word mode_words[] = {
-	{ "set", COMPLETE_NONE, NULL, &counter_mode_set_form, 0 },
+	{ .name = "set", .form = &counter_mode_set_form },
 	{ NULL },
 };
 
 static const struct action counter_actions[] = {
-	{ "show", "[qp] [DEV[/PORT]]", "port counters grouped by meaning (traffic, retransmission, RNR, congestion, ...); "
-	  "with qp the per-QP counters",
-	  counter_show, NEEDS_NETLINK, show_opts, COMPLETE_DEV_PORT, show_words },
-	{ "watch", "[DEV[/PORT]]", "per-interval deltas and rates of the counters that changed", counter_watch,
-	  NEEDS_NETLINK, counter_watch_opts, COMPLETE_DEV_PORT, NULL },
-	{ "check", "[DEV[/PORT]]", "sample twice and say what rising counters mean (loss, congestion, RNR, flaps)",
-	  counter_check, NEEDS_NETLINK, counter_check_opts, COMPLETE_DEV_PORT, NULL },
-	{ "map", "", "the vendor-neutral map: driver counter names, their kind and group", counter_map, 0, NULL,
-	  COMPLETE_NONE, NULL },
-	{ "mode", "[DEV[/PORT]] | set DEV/PORT auto type|pid|type,pid|off",
-	  "statistic mode of per-QP counters (auto by type or pid, manual, none), or set it", counter_qp_mode,
-	  NEEDS_NETLINK, NULL, COMPLETE_DEV_PORT, mode_words },
-	{ "bind", "DEV/PORT lqpn N [counter ID]", "bind a QP to a per-QP counter (a new one without counter ID)",
-	  counter_qp_bind, NEEDS_NETLINK | ARG_FIRST, NULL, COMPLETE_DEV_PORT, NULL,
-	  counter_qp_bind_keys },
-	{ "unbind", "DEV/PORT counter ID [lqpn N]", "unbind a QP (or every QP) from a per-QP counter",
-	  counter_qp_unbind, NEEDS_NETLINK | ARG_FIRST, NULL, COMPLETE_DEV_PORT, NULL,
-	  counter_qp_bind_keys },
-	{ "list", "[DEV[/PORT]]", "same as show", counter_show, NEEDS_NETLINK | HIDDEN, show_opts, COMPLETE_DEV_PORT,
-	  NULL },
+	{ .name = "show", .synopsis = "[qp] [DEV[/PORT]]", .summary = "port counters grouped by meaning (traffic, "
+	  "retransmission, RNR, congestion, ...); with qp the per-QP counters", .run = counter_show,
+	  .flags = NEEDS_NETLINK, .opts = show_opts, .positional = COMPLETE_DEV_PORT, .words = show_words },
+	{ .name = "watch", .synopsis = "[DEV[/PORT]]",
+	  .summary = "per-interval deltas and rates of the counters that changed", .run = counter_watch,
+	  .flags = NEEDS_NETLINK, .opts = counter_watch_opts, .positional = COMPLETE_DEV_PORT },
+	{ .name = "check", .synopsis = "[DEV[/PORT]]",
+	  .summary = "sample twice and say what rising counters mean (loss, congestion, RNR, flaps)",
+	  .run = counter_check, .flags = NEEDS_NETLINK, .opts = counter_check_opts, .positional = COMPLETE_DEV_PORT },
+	{ .name = "map", .synopsis = "",
+	  .summary = "the vendor-neutral map: driver counter names, their kind and group", .run = counter_map },
+	{ .name = "mode", .synopsis = "[DEV[/PORT]] | set DEV/PORT auto type|pid|type,pid|off",
+	  .summary = "statistic mode of per-QP counters (auto by type or pid, manual, none), or set it",
+	  .run = counter_qp_mode, .flags = NEEDS_NETLINK, .positional = COMPLETE_DEV_PORT, .words = mode_words },
+	{ .name = "bind", .synopsis = "DEV/PORT lqpn N [counter ID]",
+	  .summary = "bind a QP to a per-QP counter (a new one without counter ID)", .run = counter_qp_bind,
+	  .flags = NEEDS_NETLINK | ARG_FIRST, .positional = COMPLETE_DEV_PORT, .filters = counter_qp_bind_keys },
+	{ .name = "unbind", .synopsis = "DEV/PORT counter ID [lqpn N]",
+	  .summary = "unbind a QP (or every QP) from a per-QP counter", .run = counter_qp_unbind,
+	  .flags = NEEDS_NETLINK | ARG_FIRST, .positional = COMPLETE_DEV_PORT, .filters = counter_qp_bind_keys },
+	{ .name = "list", .synopsis = "[DEV[/PORT]]", .summary = "same as show", .run = counter_show,
+	  .flags = NEEDS_NETLINK | HIDDEN, .opts = show_opts, .positional = COMPLETE_DEV_PORT },
 	{ 0 },
 };
 
-const struct object obj_counter = { "counter", "port counters: loss, congestion, RNR, link flaps; Prometheus",
-				    counter_actions };
+const struct object obj_counter = { .name = "counter",
+	.summary = "port counters: loss, congestion, RNR, link flaps; Prometheus", .actions = counter_actions };

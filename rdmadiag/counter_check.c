@@ -213,11 +213,14 @@ int counter_check(struct cmd_ctx *ctx)
 }
 
 const struct cmd_opt counter_check_opts[] = {
-	{ "--list", OPT_FLAG, NULL, "print the checks with one-line descriptions and exit", NULL, 0, 0, COMPLETE_NONE },
-	{ "--only", OPT_LIST, "ID,...", "run only these checks", check_ids, 0, 0, COMPLETE_CHECK_ID },
-	{ "--skip", OPT_LIST, "ID,...", "leave these checks out", check_ids, 0, 0, COMPLETE_CHECK_ID },
-	{ "--interval", OPT_SECONDS, "S", "seconds between the two samples (default 2)", NULL, 0, 3600, COMPLETE_NONE },
-	{ "--strict", OPT_FLAG, NULL, "warnings also give exit code 1", NULL, 0, 0, COMPLETE_NONE },
+	{ .name = "--list", .kind = OPT_FLAG, .help = "print the checks with one-line descriptions and exit" },
+	{ .name = "--only", .kind = OPT_LIST, .metavar = "ID,...", .help = "run only these checks",
+	  .choices = check_ids, .complete = COMPLETE_CHECK_ID },
+	{ .name = "--skip", .kind = OPT_LIST, .metavar = "ID,...", .help = "leave these checks out",
+	  .choices = check_ids, .complete = COMPLETE_CHECK_ID },
+	{ .name = "--interval", .kind = OPT_SECONDS, .metavar = "S",
+	  .help = "seconds between the two samples (default 2)", .max = 3600 },
+	{ .name = "--strict", .kind = OPT_FLAG, .help = "warnings also give exit code 1" },
 	OUT_FORMAT_OPT,
 	{ 0 },
 };

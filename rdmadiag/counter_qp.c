@@ -55,27 +55,28 @@ static const struct {
 #define NCRITERIA (sizeof(criteria) / sizeof(criteria[0]))
 
 static const struct rfilter_key show_keys[] = {
-	{ "lqpn", RF_LQPN, RFK_NUM, NULL, NULL, COMPLETE_QPN },
-	{ "pid", RF_PID, RFK_NUM, NULL, NULL, COMPLETE_NONE },
-	{ "counter", RF_ID, RFK_NUM, NULL, NULL, COMPLETE_NONE },
+	{ .name = "lqpn", .field = RF_LQPN, .kind = RFK_NUM, .complete = COMPLETE_QPN },
+	{ .name = "pid", .field = RF_PID, .kind = RFK_NUM },
+	{ .name = "counter", .field = RF_ID, .kind = RFK_NUM },
 	{ NULL },
 };
 
 const struct rfilter_key counter_qp_bind_keys[] = {
-	{ "lqpn", RF_LQPN, RFK_NUM, NULL, NULL, COMPLETE_QPN },
-	{ "counter", RF_ID, RFK_NUM, NULL, NULL, COMPLETE_NONE },
+	{ .name = "lqpn", .field = RF_LQPN, .kind = RFK_NUM, .complete = COMPLETE_QPN },
+	{ .name = "counter", .field = RF_ID, .kind = RFK_NUM },
 	{ NULL },
 };
 
 /* counter show qp [DEV[/PORT]] [lqpn N] [pid N] [counter ID] */
-const struct cmd_form counter_qp_show_form = { COMPLETE_DEV_PORT, NULL, show_keys, 0 };
+const struct cmd_form counter_qp_show_form = { .positional = COMPLETE_DEV_PORT, .filters = show_keys };
 
 /* counter mode set DEV/PORT auto type|pid|type,pid|off: what parse_auto() takes */
 static const struct cmd_word mode_set_words[] = {
-	{ "auto", COMPLETE_NONE, "type pid type,pid off", NULL, 0 },
+	{ .name = "auto", .values = "type pid type,pid off" },
 	{ NULL },
 };
-const struct cmd_form counter_mode_set_form = { COMPLETE_DEV_PORT, mode_set_words, NULL, ARG_FIRST };
+const struct cmd_form counter_mode_set_form = { .positional = COMPLETE_DEV_PORT, .words = mode_set_words,
+	.flags = ARG_FIRST };
 
 static void ifname(const char *dev, uint32_t port, char *buf, size_t len)
 {
@@ -166,18 +167,18 @@ static int report_qpc_error(const char *doing, const char *dev, uint32_t dev_ind
 
 /* The ports a DEV[/PORT] word selects (every port of every device when
  * dev is NULL); reports errors and returns an exit code. */
-static int select_ports(const char *dev, unsigned port, struct sample *s)
+static int select_ports(const struct cmd_ctx *ctx, const char *dev, unsigned port, struct sample *s)
 {
-	int rc = nl_require();
+	int rc = cmd_require(ctx);
 
 	return rc ? rc : sample_ports(dev, port, s);
 }
 
 /* Mutating commands act on one port: DEV/PORT, or DEV with a single port. */
-static int one_port(const struct dev_port *sel, struct port_ctr *out)
+static int one_port(const struct cmd_ctx *ctx, const struct dev_port *sel, struct port_ctr *out)
 {
 	struct sample s;
-	int rc = select_ports(sel->dev, sel->port, &s);
+	int rc = select_ports(ctx, sel->dev, sel->port, &s);
 
 	if (rc)
 		return rc;
@@ -430,7 +431,7 @@ int counter_qp_show(struct cmd_ctx *ctx, enum out_format fmt)
 	sub.argc--, sub.argv++;	/* "qp" */
 	if (res_query_parse(&sub, show_keys, &q))
 		return EXIT_USAGE;
-	rc = select_ports(q.has_dev ? q.sel.dev : NULL, q.sel.port, &s);
+	rc = select_ports(ctx, q.has_dev ? q.sel.dev : NULL, q.sel.port, &s);
 	if (rc)
 		return rc;
 	if (!w.prom)
@@ -506,7 +507,7 @@ static int mode_set(struct cmd_ctx *ctx)
 	}
 	if (parse_dev_port(ctx->argv[1], &sel) || parse_auto(ctx, &m.mask))
 		return EXIT_USAGE;
-	rc = one_port(&sel, &p);
+	rc = one_port(ctx, &sel, &p);
 	if (rc)
 		return rc;
 	/* rxe accepts auto mode but never binds a QP: refuse a setting that does nothing. */
@@ -573,7 +574,7 @@ int counter_qp_mode(struct cmd_ctx *ctx)
 		return mode_set(ctx);
 	rc = ctx_dev_port(ctx, &sel);
 	if (!rc)
-		rc = select_ports(ctx->argc ? sel.dev : NULL, sel.port, &s);
+		rc = select_ports(ctx, ctx->argc ? sel.dev : NULL, sel.port, &s);
 	if (rc)
 		return rc;
 	out_list_begin("modes");
@@ -612,7 +613,7 @@ static int parse_bind_args(struct cmd_ctx *ctx, struct res_query *q, struct port
 			return EXIT_USAGE;
 		}
 	}
-	return one_port(&q->sel, p);
+	return one_port(ctx, &q->sel, p);
 }
 
 struct find_counter {

@@ -9,6 +9,7 @@
 #include <time.h>
 
 #include "../host/source.h"
+#include "../util/clock.h"
 #include "../netlink/nl.h"
 #include "common.h"
 #include "counter_sample.h"
@@ -101,7 +102,7 @@ static double clock_seconds(clockid_t id)
 
 double mono_now(void)
 {
-	return source_clock("mono", clock_seconds(CLOCK_MONOTONIC));
+	return source_clock("mono", mono_s());
 }
 
 void sample_read(struct sample *s, const struct sample *ports)
@@ -118,9 +119,9 @@ void sample_read(struct sample *s, const struct sample *ports)
 			memset(&s->p[i].set, 0, sizeof(s->p[i].set));
 		}
 	}
-	s->started = clock_seconds(CLOCK_MONOTONIC);
+	s->started = mono_s();
 	/* through the source: a replay sees the recorded interval and time */
-	s->mono = source_clock("mono", clock_seconds(CLOCK_MONOTONIC));
+	s->mono = source_clock("mono", mono_s());
 	s->wall = source_clock("wall", clock_seconds(CLOCK_REALTIME));
 	for (int i = 0; i < s->n; i++) {
 		struct port_ctr *p = &s->p[i];
@@ -206,7 +207,7 @@ int sleep_seconds(double s)
 
 int sleep_after_sample(const struct sample *s, double interval)
 {
-	double wait = s->started + interval - clock_seconds(CLOCK_MONOTONIC);
+	double wait = s->started + interval - mono_s();
 
 	return sleep_seconds(wait > 0 ? wait : 0);
 }
@@ -252,7 +253,7 @@ int sample_take_first(struct cmd_ctx *ctx, struct sample *s)
 
 	if (rc)
 		return rc;
-	rc = nl_require();
+	rc = cmd_require(ctx);
 	if (rc) {
 		s->no_netlink = true;
 		return rc;

@@ -164,10 +164,10 @@ int counter_watch(struct cmd_ctx *ctx)
 }
 
 const struct cmd_opt counter_watch_opts[] = {
-	{ "--interval", OPT_SECONDS, "S", "seconds between samples (default 1; at least the counters' cache lifespan)",
-	  NULL, 0, 3600, COMPLETE_NONE },
-	{ "--count", OPT_UINT, "N", "stop after N intervals (default: until interrupted)", NULL, 1, 1000000000,
-	  COMPLETE_NONE },
-	{ "--all", OPT_FLAG, NULL, "also rows that did not change", NULL, 0, 0, COMPLETE_NONE },
+	{ .name = "--interval", .kind = OPT_SECONDS, .metavar = "S",
+	  .help = "seconds between samples (default 1; at least the counters' cache lifespan)", .max = 3600 },
+	{ .name = "--count", .kind = OPT_UINT, .metavar = "N",
+	  .help = "stop after N intervals (default: until interrupted)", .min = 1, .max = 1000000000 },
+	{ .name = "--all", .kind = OPT_FLAG, .help = "also rows that did not change" },
 	{ 0 },
 };

@@ -24,8 +24,11 @@ static void out_cq(const struct rd_res *r)
 }
 
 static const struct rfilter_key cq_keys[] = {
-	{ "cqn", RF_ID, RFK_NUM, NULL, NULL }, { "ctxn", RF_CTXN, RFK_NUM, NULL, NULL },
-	RFILTER_KEY_PID, RFILTER_KEY_COMM, { NULL },
+	{ .name = "cqn", .field = RF_ID, .kind = RFK_NUM },
+	{ .name = "ctxn", .field = RF_CTXN, .kind = RFK_NUM },
+	RFILTER_KEY_PID,
+	RFILTER_KEY_COMM,
+	{ NULL },
 };
 
 static const struct res_desc cq_desc = { RD_RES_CQ, "cqs", "cqn", &cq_fields[F_ID_CQN], cq_keys, out_cq };
@@ -36,9 +39,10 @@ static int cq_show(struct cmd_ctx *ctx)
 }
 
 static const struct action cq_actions[] = {
-	{ "show", RES_SYN, "list completion queues: size, users, poll context, owner", cq_show, NEEDS_NETLINK,
-	  NULL, COMPLETE_DEV_PORT, NULL, cq_keys },
+	{ .name = "show", .synopsis = RES_SYN, .summary = "list completion queues: size, users, poll context, owner",
+	  .run = cq_show, .flags = NEEDS_NETLINK, .positional = COMPLETE_DEV_PORT, .filters = cq_keys },
 	{ 0 },
 };
 
-const struct object obj_cq = { "cq", "completion queues (kernel resource tracking)", cq_actions };
+const struct object obj_cq = { .name = "cq", .summary = "completion queues (kernel resource tracking)",
+	.actions = cq_actions };

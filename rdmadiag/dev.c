@@ -98,7 +98,7 @@ static int dev_show(struct cmd_ctx *ctx)
 			    ctx->argv[0]);
 		return EXIT_USAGE;
 	}
-	rc = nl_require();
+	rc = cmd_require(ctx);
 	if (rc)
 		return rc;
 	out_list_begin("devices");
@@ -114,6 +114,7 @@ static int dev_show(struct cmd_ctx *ctx)
 static int dev_monitor(struct cmd_ctx *ctx)
 {
 	struct dev_port sel = { 0 };
+	int rc;
 
 	if (ctx->argc > 1) {
 		usage_error("dev monitor takes at most one device name, got '%s'", ctx->argv[1]);
@@ -121,24 +122,35 @@ static int dev_monitor(struct cmd_ctx *ctx)
 	}
 	if (ctx->argc == 1 && parse_dev_port(ctx->argv[0], &sel))
 		return EXIT_USAGE;
+	/* A host without RDMA is told once, with the exit code of every other
+	 * command, not by the monitor socket, then the list read, then its error. */
+	rc = cmd_require(ctx);
+	if (rc)
+		return rc;
 	return devwatch_follow(ctx->argc ? sel.dev : NULL, ctx_opt_dbl(ctx, "--interval", 1.0),
 			       ctx_opt_uint(ctx, "--count", 0));
 }
 
 static const struct cmd_opt dev_monitor_opts[] = {
-	{ "--interval", OPT_SECONDS, "S", "seconds between reads of the device list, also when the kernel sends "
-	  "events (default 1)", NULL, 0, 3600, 0 },
-	{ "--count", OPT_UINT, "N", "stop after N rounds", NULL, 1, 1000000, 0 },
+	{ .name = "--interval", .kind = OPT_SECONDS, .metavar = "S",
+	  .help = "seconds between reads of the device list, also when the kernel sends events (default 1)",
+	  .max = 3600 },
+	{ .name = "--count", .kind = OPT_UINT, .metavar = "N", .help = "stop after N rounds", .min = 1,
+	  .max = 1000000 },
 	{ NULL },
 };
 
 static const struct action dev_actions[] = {
-	{ "show", "[DEV]", "list RDMA devices: node type, firmware, GUIDs, driver, ports", dev_show, NEEDS_NETLINK,
-	  NULL, COMPLETE_DEV, NULL },
-	{ "list", "[DEV]", "same as show", dev_show, NEEDS_NETLINK | HIDDEN, NULL, COMPLETE_DEV, NULL },
-	{ "monitor", "[DEV]", "report devices added, removed, renamed and netdevs attached or detached, as they happen",
-	  dev_monitor, NEEDS_NETLINK | OUTPUT_STREAM, dev_monitor_opts, COMPLETE_DEV, NULL },
+	{ .name = "show", .synopsis = "[DEV]",
+	  .summary = "list RDMA devices: node type, firmware, GUIDs, driver, ports", .run = dev_show,
+	  .flags = NEEDS_NETLINK, .positional = COMPLETE_DEV },
+	{ .name = "list", .synopsis = "[DEV]", .summary = "same as show", .run = dev_show,
+	  .flags = NEEDS_NETLINK | HIDDEN, .positional = COMPLETE_DEV },
+	{ .name = "monitor", .synopsis = "[DEV]",
+	  .summary = "report devices added, removed, renamed and netdevs attached or detached, as they happen",
+	  .run = dev_monitor, .flags = NEEDS_NETLINK | OUTPUT_STREAM, .opts = dev_monitor_opts,
+	  .positional = COMPLETE_DEV },
 	{ 0 },
 };
 
-const struct object obj_dev = { "dev", "RDMA devices", dev_actions };
+const struct object obj_dev = { .name = "dev", .summary = "RDMA devices", .actions = dev_actions };

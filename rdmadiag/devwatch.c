@@ -6,6 +6,7 @@
 #include <time.h>
 
 #include "../host/source.h"
+#include "../util/clock.h"
 
 #include "common.h"
 #include "devwatch.h"
@@ -308,11 +309,6 @@ int devwatch_start(struct devwatch *dw, const char *only, bool wait_for_it, doub
 	dw->only = only;
 	dw->t0 = t0;
 	dw->clock = clock;
-	/* A host without RDMA is told once, with the exit code of every other
-	 * command, not by the monitor socket, then the list read, then its error. */
-	err = nl_require();
-	if (err)
-		return err;
 	/* join before the first read: a device added in between is not missed */
 	dw->mode = mon_open(why, sizeof(why));
 	print_mode(dw, why);
@@ -345,11 +341,8 @@ void devwatch_stop(struct devwatch *dw)
 
 double devwatch_clock(void)
 {
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
 	/* through the source: a recording replays the times it saw */
-	return source_clock("mono", ts.tv_sec + ts.tv_nsec / 1e9);
+	return source_clock("mono", mono_s());
 }
 
 static volatile sig_atomic_t follow_stop;

@@ -35,10 +35,11 @@ struct devwatch {
 	} dev[DEVWATCH_MAX];
 };
 
-/* Reads the device list and chooses the mode (-d prints which). Returns an
- * exit code; a named device that does not exist is reported here as an
- * error, unless wait_for_it (dev monitor, which one starts before creating
- * the device): then a note on stderr, and its addition is reported. */
+/* Reads the device list and chooses the mode (-d prints which), RDMA
+ * netlink being open (the command's cmd_require). Returns an exit code; a
+ * named device that does not exist is reported here as an error, unless
+ * wait_for_it (dev monitor, which one starts before creating the device):
+ * then a note on stderr, and its addition is reported. */
 int devwatch_start(struct devwatch *dw, const char *only, bool wait_for_it, double t0, double (*clock)(void));
 /* Before a round: re-reads the list and prints what changed that no event
  * said. Returns an exit code. */

@@ -169,7 +169,7 @@ static int gid_show(struct cmd_ctx *ctx)
 	memset(&w, 0, sizeof(w));
 	if (ctx_dev_port(ctx, &sel))
 		return EXIT_USAGE;
-	rc = nl_require();
+	rc = cmd_require(ctx);
 	if (rc)
 		return rc;
 	out_list_begin("gids");
@@ -186,10 +186,13 @@ static int gid_show(struct cmd_ctx *ctx)
 }
 
 static const struct action gid_actions[] = {
-	{ "show", "[DEV[/PORT]]", "GID table: index, GID, type, IP, netdev; which index to use per IP (-d: empty slots too)",
-	  gid_show, NEEDS_NETLINK, NULL, COMPLETE_DEV_PORT, NULL },
-	{ "list", "[DEV[/PORT]]", "same as show", gid_show, NEEDS_NETLINK | HIDDEN, NULL, COMPLETE_DEV_PORT, NULL },
+	{ .name = "show", .synopsis = "[DEV[/PORT]]",
+	  .summary = "GID table: index, GID, type, IP, netdev; which index to use per IP (-d: empty slots too)",
+	  .run = gid_show, .flags = NEEDS_NETLINK, .positional = COMPLETE_DEV_PORT },
+	{ .name = "list", .synopsis = "[DEV[/PORT]]", .summary = "same as show", .run = gid_show,
+	  .flags = NEEDS_NETLINK | HIDDEN, .positional = COMPLETE_DEV_PORT },
 	{ 0 },
 };
 
-const struct object obj_gid = { "gid", "GID tables of RDMA ports (RoCE/IB addresses)", gid_actions };
+const struct object obj_gid = { .name = "gid", .summary = "GID tables of RDMA ports (RoCE/IB addresses)",
+	.actions = gid_actions };

@@ -124,7 +124,7 @@ static int link_show(struct cmd_ctx *ctx)
 
 	if (ctx_dev_port(ctx, &sel))
 		return EXIT_USAGE;
-	rc = nl_require();
+	rc = cmd_require(ctx);
 	if (rc)
 		return rc;
 	out_list_begin("links");
@@ -141,12 +141,17 @@ static int link_show(struct cmd_ctx *ctx)
 }
 
 static const struct action link_actions[] = {
-	{ "show", "[DEV[/PORT]]", "port state, link layer, MTU, rate, netdev, LID/SM LID", link_show, NEEDS_NETLINK,
-	  NULL, COMPLETE_DEV_PORT, NULL },
-	{ "check", "[DEV[/PORT]]", "health checks of kernel, devices, ports, netdevs, GIDs, PCIe, CPU; names the fix",
-	  link_check, NEEDS_NETLINK | NEEDS_VERBS, link_check_opts, COMPLETE_DEV_PORT, NULL },
-	{ "list", "[DEV[/PORT]]", "same as show", link_show, NEEDS_NETLINK | HIDDEN, NULL, COMPLETE_DEV_PORT, NULL },
+	{ .name = "show", .synopsis = "[DEV[/PORT]]",
+	  .summary = "port state, link layer, MTU, rate, netdev, LID/SM LID", .run = link_show, .flags = NEEDS_NETLINK,
+	  .positional = COMPLETE_DEV_PORT },
+	{ .name = "check", .synopsis = "[DEV[/PORT]]",
+	  .summary = "health checks of kernel, devices, ports, netdevs, GIDs, PCIe, CPU; names the fix",
+	  .run = link_check, .flags = NEEDS_NETLINK | NEEDS_VERBS, .opts = link_check_opts,
+	  .positional = COMPLETE_DEV_PORT },
+	{ .name = "list", .synopsis = "[DEV[/PORT]]", .summary = "same as show", .run = link_show,
+	  .flags = NEEDS_NETLINK | HIDDEN, .positional = COMPLETE_DEV_PORT },
 	{ 0 },
 };
 
-const struct object obj_link = { "link", "RDMA ports and their network devices", link_actions };
+const struct object obj_link = { .name = "link", .summary = "RDMA ports and their network devices",
+	.actions = link_actions };

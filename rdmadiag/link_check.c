@@ -36,19 +36,22 @@ static const char *const link_layers[] = { "ethernet", "infiniband", NULL };
 static const char *const gid_types[] = { "roce_v2", "roce_v1", "ib", NULL };
 
 const struct cmd_opt link_check_opts[] = {
-	{ "--list", OPT_FLAG, NULL, "print the checks with one-line descriptions and exit", NULL, 0, 0, COMPLETE_NONE },
-	{ "--only", OPT_LIST, "ID,...", "run only these checks", check_ids, 0, 0, COMPLETE_CHECK_ID },
-	{ "--skip", OPT_LIST, "ID,...", "leave these checks out", check_ids, 0, 0, COMPLETE_CHECK_ID },
-	{ "--strict", OPT_FLAG, NULL, "warnings fail too (exit 1)", NULL, 0, 0, COMPLETE_NONE },
-	{ "--expect-rate", OPT_DECIMAL, "GBPS", "fail ports slower than GBPS Gb/s (2.5, 12.5, 100, ...)", NULL, 1, 3200,
-	  COMPLETE_NONE },
-	{ "--expect-mtu", OPT_UINT, "N", "fail netdevs whose MTU is not N (above or below)", NULL, 68, 65535, COMPLETE_NONE },
-	{ "--expect-devices", OPT_UINT, "N", "fail unless the host has N RDMA devices", NULL, 0, 4096,
-	  COMPLETE_NONE },
-	{ "--expect-link-layer", OPT_CHOICE, "LL", "fail ports of another link layer", link_layers, 0, 0,
-	  COMPLETE_NONE },
-	{ "--expect-gid-type", OPT_CHOICE, "TYPE", "fail ports without a GID of TYPE", gid_types, 0, 0,
-	  COMPLETE_NONE },
+	{ .name = "--list", .kind = OPT_FLAG, .help = "print the checks with one-line descriptions and exit" },
+	{ .name = "--only", .kind = OPT_LIST, .metavar = "ID,...", .help = "run only these checks",
+	  .choices = check_ids, .complete = COMPLETE_CHECK_ID },
+	{ .name = "--skip", .kind = OPT_LIST, .metavar = "ID,...", .help = "leave these checks out",
+	  .choices = check_ids, .complete = COMPLETE_CHECK_ID },
+	{ .name = "--strict", .kind = OPT_FLAG, .help = "warnings fail too (exit 1)" },
+	{ .name = "--expect-rate", .kind = OPT_DECIMAL, .metavar = "GBPS",
+	  .help = "fail ports slower than GBPS Gb/s (2.5, 12.5, 100, ...)", .min = 1, .max = 3200 },
+	{ .name = "--expect-mtu", .kind = OPT_UINT, .metavar = "N",
+	  .help = "fail netdevs whose MTU is not N (above or below)", .min = 68, .max = 65535 },
+	{ .name = "--expect-devices", .kind = OPT_UINT, .metavar = "N",
+	  .help = "fail unless the host has N RDMA devices", .max = 4096 },
+	{ .name = "--expect-link-layer", .kind = OPT_CHOICE, .metavar = "LL",
+	  .help = "fail ports of another link layer", .choices = link_layers },
+	{ .name = "--expect-gid-type", .kind = OPT_CHOICE, .metavar = "TYPE",
+	  .help = "fail ports without a GID of TYPE", .choices = gid_types },
 	OUT_FORMAT_OPT,
 	{ 0 },
 };
@@ -285,7 +288,7 @@ int link_check(struct cmd_ctx *ctx)
 	    check_only_skip_conflict(ctx_opt_str(ctx, "--only", NULL), ctx_opt_str(ctx, "--skip", NULL), check_ids))
 		return EXIT_USAGE;
 	out_set_host(local_host_name());
-	rc = nl_require();
+	rc = cmd_require(ctx);
 	if (rc)
 		return host_unusable(rc);
 	/* calloc rather than a static zeroed each run: the table has room for

@@ -24,8 +24,11 @@ static void out_mr(const struct rd_res *r)
 }
 
 static const struct rfilter_key mr_keys[] = {
-	{ "mrn", RF_ID, RFK_NUM, NULL, NULL }, { "pdn", RF_PDN, RFK_NUM, NULL, NULL },
-	RFILTER_KEY_PID, RFILTER_KEY_COMM, { NULL },
+	{ .name = "mrn", .field = RF_ID, .kind = RFK_NUM },
+	{ .name = "pdn", .field = RF_PDN, .kind = RFK_NUM },
+	RFILTER_KEY_PID,
+	RFILTER_KEY_COMM,
+	{ NULL },
 };
 
 static const struct res_desc mr_desc = { RD_RES_MR, "mrs", "mrn", &mr_fields[F_ID_MRN], mr_keys, out_mr };
@@ -36,9 +39,10 @@ static int mr_show(struct cmd_ctx *ctx)
 }
 
 static const struct action mr_actions[] = {
-	{ "show", RES_SYN, "list memory regions: keys (root only), length, PD, owner", mr_show, NEEDS_NETLINK,
-	  NULL, COMPLETE_DEV_PORT, NULL, mr_keys },
+	{ .name = "show", .synopsis = RES_SYN, .summary = "list memory regions: keys (root only), length, PD, owner",
+	  .run = mr_show, .flags = NEEDS_NETLINK, .positional = COMPLETE_DEV_PORT, .filters = mr_keys },
 	{ 0 },
 };
 
-const struct object obj_mr = { "mr", "memory regions (kernel resource tracking)", mr_actions };
+const struct object obj_mr = { .name = "mr", .summary = "memory regions (kernel resource tracking)",
+	.actions = mr_actions };

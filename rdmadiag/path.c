@@ -198,48 +198,57 @@ static int path_test(struct cmd_ctx *ctx)
 
 /* ------------------------------------------------------------------ tables */
 
-#define OPT_GID { "--gid-index", OPT_STR, "N|auto", "GID index to use (default: the RoCE v2 GID of the address)", \
-		  NULL, 0, 0, 0 }
+#define OPT_GID \
+	{ .name = "--gid-index", .kind = OPT_STR, .metavar = "N|auto", \
+	  .help = "GID index to use (default: the RoCE v2 GID of the address)" }
 
 static const struct cmd_opt test_opts[] = {
 	OPT_PORT,
-	{ "--peers", OPT_STR, "FILE", "test every peer listed in FILE (one IP address per line, # comments; - for "
-	  "stdin)", NULL, 0, 0, COMPLETE_FILE },
-	{ "--parallel", OPT_UINT, "N", "peers tested at once (default 1: bandwidth figures not shared)", NULL, 1,
-	  PATH_PARALLEL_MAX, 0 },
-	{ "--dev", OPT_STR, "DEV[/PORT]", "local RDMA device and port (default: the route's)", NULL, 0, 0,
-	  COMPLETE_DEV_PORT },
+	{ .name = "--peers", .kind = OPT_STR, .metavar = "FILE",
+	  .help = "test every peer listed in FILE (one IP address per line, # comments; - for stdin)",
+	  .complete = COMPLETE_FILE },
+	{ .name = "--parallel", .kind = OPT_UINT, .metavar = "N",
+	  .help = "peers tested at once (default 1: bandwidth figures not shared)", .min = 1,
+	  .max = PATH_PARALLEL_MAX },
+	{ .name = "--dev", .kind = OPT_STR, .metavar = "DEV[/PORT]",
+	  .help = "local RDMA device and port (default: the route's)", .complete = COMPLETE_DEV_PORT },
 	OPT_GID,
-	{ "--tests", OPT_LIST, "LIST", "stages to run (default all)",
-	  test_choices, 0, 0, 0 },
-	{ "--size", OPT_UINT, "BYTES", "message size of the bandwidth tests (default 65536)", NULL, 1, PP_MAX_SIZE, 0 },
-	{ "--lat-size", OPT_UINT, "BYTES", "message size of the latency test (default 8)", NULL, 1, 4096, 0 },
-	{ "--iters", OPT_UINT, "N", "messages per test (default: 1000 round trips within 3 s for latency, --duration for "
-	  "bandwidth)", NULL,
-	  1, 100000000, 0 },
-	{ "--duration", OPT_UINT, "S", "seconds per bandwidth test (default 1)", NULL, 1, 600, 0 },
-	{ "--timeout", OPT_UINT, "S", "bound on the whole run (default: each stage's own bound)", NULL, 1, 3600, 0 },
-	{ "--expect-bw", OPT_STR, "GBPS", "fail a bandwidth stage below this many Gb/s", NULL, 0, 0, 0 },
-	{ "--expect-lat", OPT_STR, "US", "fail the latency stage when p50 is above this many microseconds", NULL, 0,
-	  0, 0 },
+	{ .name = "--tests", .kind = OPT_LIST, .metavar = "LIST", .help = "stages to run (default all)",
+	  .choices = test_choices },
+	{ .name = "--size", .kind = OPT_UINT, .metavar = "BYTES",
+	  .help = "message size of the bandwidth tests (default 65536)", .min = 1, .max = PP_MAX_SIZE },
+	{ .name = "--lat-size", .kind = OPT_UINT, .metavar = "BYTES",
+	  .help = "message size of the latency test (default 8)", .min = 1, .max = 4096 },
+	{ .name = "--iters", .kind = OPT_UINT, .metavar = "N",
+	  .help = "messages per test (default: 1000 round trips within 3 s for latency, --duration for bandwidth)",
+	  .min = 1, .max = 100000000 },
+	{ .name = "--duration", .kind = OPT_UINT, .metavar = "S", .help = "seconds per bandwidth test (default 1)",
+	  .min = 1, .max = 600 },
+	{ .name = "--timeout", .kind = OPT_UINT, .metavar = "S",
+	  .help = "bound on the whole run (default: each stage's own bound)", .min = 1, .max = 3600 },
+	{ .name = "--expect-bw", .kind = OPT_STR, .metavar = "GBPS",
+	  .help = "fail a bandwidth stage below this many Gb/s" },
+	{ .name = "--expect-lat", .kind = OPT_STR, .metavar = "US",
+	  .help = "fail the latency stage when p50 is above this many microseconds" },
 	{ 0 },
 };
 
 /* What parse_target() takes: peer ADDR [peer ADDR ...] | loopback [DEV[/PORT]] */
-static const struct cmd_form loopback_form = { COMPLETE_DEV_PORT, NULL, NULL, 0 };
+static const struct cmd_form loopback_form = { .positional = COMPLETE_DEV_PORT };
 static const struct cmd_word test_words[] = {
-	{ "peer", COMPLETE_HOST, NULL, NULL, WORD_REPEAT },
-	{ "loopback", COMPLETE_NONE, NULL, &loopback_form, 0 },
+	{ .name = "peer", .complete = COMPLETE_HOST, .flags = WORD_REPEAT },
+	{ .name = "loopback", .form = &loopback_form },
 	{ NULL },
 };
 
 static const struct action path_actions[] = {
-	{ "test", "{ peer ADDR [peer ADDR ...] | --peers FILE | loopback [DEV[/PORT]] }",
-	  "staged RDMA test to a peer running path serve, or of this host with itself", path_test, 0, test_opts,
-	  COMPLETE_NONE, test_words },
-	{ "serve", "", "answer path test sessions from other hosts", path_serve, 0, path_serve_opts, COMPLETE_NONE, NULL },
+	{ .name = "test", .synopsis = "{ peer ADDR [peer ADDR ...] | --peers FILE | loopback [DEV[/PORT]] }",
+	  .summary = "staged RDMA test to a peer running path serve, or of this host with itself", .run = path_test,
+	  .opts = test_opts, .words = test_words },
+	{ .name = "serve", .synopsis = "", .summary = "answer path test sessions from other hosts", .run = path_serve,
+	  .opts = path_serve_opts },
 	{ 0 },
 };
 
-const struct object obj_path = { "path", "active RDMA tests between hosts (RC, UD, latency, bandwidth)",
-				 path_actions };
+const struct object obj_path = { .name = "path",
+	.summary = "active RDMA tests between hosts (RC, UD, latency, bandwidth)", .actions = path_actions };

@@ -22,7 +22,9 @@ void path_catch_stop_signals(void);
 enum pq_poll_mode path_poll_mode(enum pq_poll_mode dflt);
 bool path_host_has_rdma_device(void);
 
-#define OPT_PORT { "--port", OPT_UINT, "N", "TCP port of the control channel (default 4792)", NULL, 1, 65535, 0 }
+#define OPT_PORT \
+	{ .name = "--port", .kind = OPT_UINT, .metavar = "N", \
+	  .help = "TCP port of the control channel (default 4792)", .min = 1, .max = 65535 }
 
 /* path_serve.c */
 extern const struct cmd_opt path_serve_opts[];

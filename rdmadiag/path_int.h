@@ -29,6 +29,7 @@
 #include "../path/pathproto.h"
 #include "../path/pathq.h"
 #include "../path/pathsrv.h"
+#include "../util/clock.h"
 #include "check.h"
 #include "counter_map.h"
 #include "output.h"
@@ -145,15 +146,6 @@ static inline const char *peer_name(const struct tester *t)
  * has then run out without an error completion, plus a second of slack. A
  * lossy path that the QP recovers from completes within it. */
 #define STALL_MS (PQ_RC_RETRY_BUDGET_MS + 1000)
-
-/* The clock of round trips and bandwidth samples. */
-static inline uint64_t now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-}
 
 /* What one run against one peer gave: every stage, kept for reports that are
  * printed after the run (many peers) or printed as they come (one peer). */

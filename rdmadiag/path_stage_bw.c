@@ -22,7 +22,7 @@ struct bw_run {
 /* Posting goes on until --iters operations or the sampling time ran out. */
 static bool bw_more(const struct tester *t, const struct bw_run *b, uint64_t t_end)
 {
-	return (!t->iters || b->posted < t->iters) && now_ns() < t_end;
+	return (!t->iters || b->posted < t->iters) && mono_ns() < t_end;
 }
 
 /* Posts one bandwidth operation; b->signaled is the last signaled one. */
@@ -50,7 +50,7 @@ static void bw_loop(struct tester *t, int opcode, struct bw_run *b)
 {
 	int64_t sample_ms = t->iters ? SAMPLE_ITERS_MS : (int64_t)t->duration_s * 1000;
 	int64_t last_ms = pp_now_ms(), sample_end = stage_deadline(t, sample_ms);
-	uint64_t t0 = now_ns(), t_end = t0 + (uint64_t)(sample_end - last_ms) * 1000000u;
+	uint64_t t0 = mono_ns(), t_end = t0 + (uint64_t)(sample_end - last_ms) * 1000000u;
 	struct ibv_wc wc[16];
 	bool more = bw_more(t, b, t_end);
 
@@ -100,7 +100,7 @@ static void bw_loop(struct tester *t, int opcode, struct bw_run *b)
 		if (n > 0)
 			last_ms = pp_now_ms();
 	}
-	b->secs = (now_ns() - t0) / 1e9;
+	b->secs = (mono_ns() - t0) / 1e9;
 	b->bytes = b->completed * t->size;
 }
 

@@ -78,7 +78,7 @@ void stage_latency(struct tester *t, struct stage *s)
 		t->q.mode = path_poll_mode(PQ_BUSY);
 	/* A round trip started in time may take up to the stall bound. */
 	while (!rc && n < iters && pp_now_ms() < sample_end) {
-		uint64_t t0 = now_ns(), t1 = 0;
+		uint64_t t0 = mono_ns(), t1 = 0;
 
 		rc = rc_round_trip(t, t->lat_size, stage_deadline(t, STALL_MS), &t1);
 		if (!rc)

@@ -442,7 +442,7 @@ int rc_round_trip(struct tester *t, unsigned size, int64_t deadline, uint64_t *a
 			if (wc[i].opcode & IBV_WC_RECV) {
 				got = true;
 				if (answered)
-					*answered = now_ns();
+					*answered = mono_ns();
 				if (pq_post_recv(&t->q, wc[i].qp_num == t->q.ud->qp_num, wc[i].wr_id))
 					return -EIO;
 			}

@@ -20,8 +20,11 @@ static void out_pd(const struct rd_res *r)
 }
 
 static const struct rfilter_key pd_keys[] = {
-	{ "pdn", RF_ID, RFK_NUM, NULL, NULL }, { "ctxn", RF_CTXN, RFK_NUM, NULL, NULL },
-	RFILTER_KEY_PID, RFILTER_KEY_COMM, { NULL },
+	{ .name = "pdn", .field = RF_ID, .kind = RFK_NUM },
+	{ .name = "ctxn", .field = RF_CTXN, .kind = RFK_NUM },
+	RFILTER_KEY_PID,
+	RFILTER_KEY_COMM,
+	{ NULL },
 };
 
 static const struct res_desc pd_desc = { RD_RES_PD, "pds", "pdn", &pd_fields[F_ID_PDN], pd_keys, out_pd };
@@ -32,9 +35,10 @@ static int pd_show(struct cmd_ctx *ctx)
 }
 
 static const struct action pd_actions[] = {
-	{ "show", RES_SYN, "list protection domains: users, owner", pd_show, NEEDS_NETLINK, NULL,
-	  COMPLETE_DEV_PORT, NULL, pd_keys },
+	{ .name = "show", .synopsis = RES_SYN, .summary = "list protection domains: users, owner", .run = pd_show,
+	  .flags = NEEDS_NETLINK, .positional = COMPLETE_DEV_PORT, .filters = pd_keys },
 	{ 0 },
 };
 
-const struct object obj_pd = { "pd", "protection domains (kernel resource tracking)", pd_actions };
+const struct object obj_pd = { .name = "pd", .summary = "protection domains (kernel resource tracking)",
+	.actions = pd_actions };

@@ -31,10 +31,10 @@
 enum out_format { FMT_TEXT, FMT_JSON, FMT_PROMETHEUS, FMT_OPENMETRICS };
 
 extern const char *const out_format_choices[];	/* "text", "json", "prometheus", "openmetrics" */
-#define OUT_FORMAT_OPT                                                                                      \
-	{ "--format", OPT_CHOICE, "FMT",                                                                    \
-	  "output format; prometheus is for node_exporter's textfile collector", out_format_choices, 0, 0,       \
-	  COMPLETE_NONE }
+#define OUT_FORMAT_OPT \
+	{ .name = "--format", .kind = OPT_CHOICE, .metavar = "FMT", \
+	  .help = "output format; prometheus is for node_exporter's textfile collector", \
+	  .choices = out_format_choices }
 
 /* Reads --format of the action (text when absent). "json" switches the
  * output layer to JSON; -j with prometheus/openmetrics is a usage error.

@@ -49,11 +49,13 @@ static int parse_qp_type(const char *s) { return rd_qp_type_parse(s); }
 static int parse_qp_state(const char *s) { return rd_qp_state_parse(s); }
 
 static const struct rfilter_key qp_keys[] = {
-	{ "lqpn", RF_ID, RFK_NUM, NULL, NULL, COMPLETE_QPN },
-	{ "rqpn", RF_RQPN, RFK_NUM, NULL, NULL, COMPLETE_RQPN },
-	{ "type", RF_TYPE, RFK_ENUM, parse_qp_type, "rc uc ud gsi smi raw_packet xrc_ini xrc_tgt driver" },
-	{ "state", RF_STATE, RFK_ENUM, parse_qp_state, "reset init rtr rts sqd sqe err" },
-	{ "pdn", RF_PDN, RFK_NUM, NULL, NULL },
+	{ .name = "lqpn", .field = RF_ID, .kind = RFK_NUM, .complete = COMPLETE_QPN },
+	{ .name = "rqpn", .field = RF_RQPN, .kind = RFK_NUM, .complete = COMPLETE_RQPN },
+	{ .name = "type", .field = RF_TYPE, .kind = RFK_ENUM, .parse = parse_qp_type,
+	  .values = "rc uc ud gsi smi raw_packet xrc_ini xrc_tgt driver" },
+	{ .name = "state", .field = RF_STATE, .kind = RFK_ENUM, .parse = parse_qp_state,
+	  .values = "reset init rtr rts sqd sqe err" },
+	{ .name = "pdn", .field = RF_PDN, .kind = RFK_NUM },
 	RFILTER_KEY_PID,
 	RFILTER_KEY_COMM,
 	{ NULL },
@@ -111,7 +113,7 @@ static int qp_show(struct cmd_ctx *ctx)
 
 	if (res_query_parse(ctx, qp_keys, &q))
 		return EXIT_USAGE;
-	rc = nl_require();
+	rc = cmd_require(ctx);
 	if (rc)
 		return rc;
 	out_list_begin("qps");
@@ -570,7 +572,7 @@ static int qp_watch(struct cmd_ctx *ctx)
 	if (res_query_parse(ctx, qp_keys, &q))
 		return EXIT_USAGE;
 	w.stuck = ctx_opt_dbl(ctx, "--stuck", 5.0);
-	rc = nl_require();
+	rc = cmd_require(ctx);
 	if (!rc)
 		rc = res_query_check_port(&q);
 	if (rc)
@@ -606,23 +608,28 @@ static int qp_watch(struct cmd_ctx *ctx)
 }
 
 static const struct cmd_opt qp_watch_opts[] = {
-	{ "--interval", OPT_SECONDS, "S", "seconds between polls (default 1; fractions allowed)", NULL, 0, 3600, 0 },
-	{ "--count", OPT_UINT, "N", "stop after N polls", NULL, 1, 1000000, 0 },
-	{ "--stuck", OPT_DECIMAL, "S", "flag a QP in INIT or RTR longer than S seconds (default 5)", NULL, 0,
-	  86400, 0 },
-	{ "--until-stable", OPT_DECIMAL, "S", "stop once nothing changed for S seconds", NULL, 0, 86400, 0 },
+	{ .name = "--interval", .kind = OPT_SECONDS, .metavar = "S",
+	  .help = "seconds between polls (default 1; fractions allowed)", .max = 3600 },
+	{ .name = "--count", .kind = OPT_UINT, .metavar = "N", .help = "stop after N polls", .min = 1, .max = 1000000 },
+	{ .name = "--stuck", .kind = OPT_DECIMAL, .metavar = "S",
+	  .help = "flag a QP in INIT or RTR longer than S seconds (default 5)", .max = 86400 },
+	{ .name = "--until-stable", .kind = OPT_DECIMAL, .metavar = "S",
+	  .help = "stop once nothing changed for S seconds", .max = 86400 },
 	{ NULL },
 };
 
 static const struct action qp_actions[] = {
-	{ "show", "[DEV[/PORT]] [FILTER VALUE]...", "list queue pairs: type, state, PSNs, owner", qp_show,
-	  NEEDS_NETLINK, NULL, COMPLETE_DEV_PORT, NULL, qp_keys },
-	{ "list", "[DEV[/PORT]] [FILTER VALUE]...", "same as show", qp_show, NEEDS_NETLINK | HIDDEN, NULL,
-	  COMPLETE_DEV_PORT, NULL, qp_keys },
-	{ "watch", "[DEV[/PORT]] [FILTER VALUE]...",
-	  "poll queue pairs and report creation, state changes, destruction; flag stuck and broken ones",
-	  qp_watch, NEEDS_NETLINK | OUTPUT_STREAM, qp_watch_opts, COMPLETE_DEV_PORT, NULL, qp_keys },
+	{ .name = "show", .synopsis = "[DEV[/PORT]] [FILTER VALUE]...",
+	  .summary = "list queue pairs: type, state, PSNs, owner", .run = qp_show, .flags = NEEDS_NETLINK,
+	  .positional = COMPLETE_DEV_PORT, .filters = qp_keys },
+	{ .name = "list", .synopsis = "[DEV[/PORT]] [FILTER VALUE]...", .summary = "same as show", .run = qp_show,
+	  .flags = NEEDS_NETLINK | HIDDEN, .positional = COMPLETE_DEV_PORT, .filters = qp_keys },
+	{ .name = "watch", .synopsis = "[DEV[/PORT]] [FILTER VALUE]...",
+	  .summary = "poll queue pairs and report creation, state changes, destruction; flag stuck and broken ones",
+	  .run = qp_watch, .flags = NEEDS_NETLINK | OUTPUT_STREAM, .opts = qp_watch_opts,
+	  .positional = COMPLETE_DEV_PORT, .filters = qp_keys },
 	{ 0 },
 };
 
-const struct object obj_qp = { "qp", "queue pairs (kernel resource tracking) and their state changes", qp_actions };
+const struct object obj_qp = { .name = "qp",
+	.summary = "queue pairs (kernel resource tracking) and their state changes", .actions = qp_actions };

@@ -128,8 +128,8 @@ struct cmd_ctx {
 };
 
 enum action_flags {
-	NEEDS_NETLINK = 1u << 0,	/* opens NETLINK_RDMA */
-	NEEDS_VERBS = 1u << 1,		/* opens libibverbs */
+	NEEDS_NETLINK = 1u << 0,	/* opens NETLINK_RDMA: cmd_require() (lower_err.h) does */
+	NEEDS_VERBS = 1u << 1,		/* opens libibverbs (where a port is queried; nothing at dispatch) */
 	HIDDEN = 1u << 2,		/* not listed in help */
 	OUTPUT_STREAM = 1u << 3,	/* JSON lines: one object per line, flushed (watch) */
 	ARG_FIRST = 1u << 4,		/* the positional word is required and comes before the keywords */
@@ -156,7 +156,8 @@ struct object {
 /* The positional words an action takes, as the form its keywords may switch from. */
 static inline struct cmd_form action_form(const struct action *a)
 {
-	return (struct cmd_form){ a->positional, a->words, a->filters, a->flags & ARG_FIRST };
+	return (struct cmd_form){ .positional = a->positional, .words = a->words, .filters = a->filters,
+				  .flags = a->flags & ARG_FIRST };
 }
 
 /* forms.c: each keyword of form f and of the forms its words start, in

@@ -573,16 +573,17 @@ static int report_merge(struct cmd_ctx *ctx)
 }
 
 static const struct cmd_opt merge_opts[] = {
-	{ "--format", OPT_CHOICE, "FMT", "output format; svg and html draw the fleet as a heatmap",
-	  merge_format_choices, 0, 0, COMPLETE_NONE },
+	{ .name = "--format", .kind = OPT_CHOICE, .metavar = "FMT",
+	  .help = "output format; svg and html draw the fleet as a heatmap", .choices = merge_format_choices },
 	{ 0 },
 };
 
 static const struct action report_actions[] = {
-	{ "merge", "FILE...|DIR", "merge the -j reports of many nodes: failing checks by node, the N x N path matrix",
-	  report_merge, 0, merge_opts, COMPLETE_FILE, NULL },
+	{ .name = "merge", .synopsis = "FILE...|DIR",
+	  .summary = "merge the -j reports of many nodes: failing checks by node, the N x N path matrix",
+	  .run = report_merge, .opts = merge_opts, .positional = COMPLETE_FILE },
 	{ 0 },
 };
 
-const struct object obj_report = { "report", "merge reports of many nodes (fleet runs with srun, clush, pdsh)",
-				   report_actions };
+const struct object obj_report = { .name = "report",
+	.summary = "merge reports of many nodes (fleet runs with srun, clush, pdsh)", .actions = report_actions };

@@ -68,7 +68,7 @@ static int summary_show(struct cmd_ctx *ctx)
 		usage_error("res show takes a device name, not DEV/PORT: '%s'", ctx->argv[0]);
 		return EXIT_USAGE;
 	}
-	rc = nl_require();
+	rc = cmd_require(ctx);
 	if (rc)
 		return rc;
 	/* the list first: an unknown device leaves it empty, as in link show */
@@ -96,9 +96,9 @@ static int summary_show(struct cmd_ctx *ctx)
 }
 
 static const struct action res_actions[] = {
-	{ "show", "[DEV]", "count resources per device: pd, cq, qp, cm_id, mr, ctx, srq", summary_show, NEEDS_NETLINK,
-	  NULL, COMPLETE_DEV, NULL },
+	{ .name = "show", .synopsis = "[DEV]", .summary = "count resources per device: pd, cq, qp, cm_id, mr, ctx, srq",
+	  .run = summary_show, .flags = NEEDS_NETLINK, .positional = COMPLETE_DEV },
 	{ 0 },
 };
 
-const struct object obj_res = { "res", "resource counts per RDMA device", res_actions };
+const struct object obj_res = { .name = "res", .summary = "resource counts per RDMA device", .actions = res_actions };

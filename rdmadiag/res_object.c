@@ -27,7 +27,7 @@ int res_object_show(struct cmd_ctx *ctx, const struct res_desc *d)
 
 	if (res_query_parse(ctx, d->keys, &q))
 		return EXIT_USAGE;
-	rc = nl_require();
+	rc = cmd_require(ctx);
 	if (rc)
 		return rc;
 	out_list_begin(d->list_key);

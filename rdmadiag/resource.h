@@ -97,7 +97,7 @@ void res_out_link(const struct rd_res *r, bool as_head);
 void res_out_owner(const struct rd_res *r);
 
 /* Keys every resource object accepts. */
-#define RFILTER_KEY_PID { "pid", RF_PID, RFK_NUM, NULL, NULL, COMPLETE_NONE }
-#define RFILTER_KEY_COMM { "comm", RF_COUNT, RFK_COMM, NULL, NULL, COMPLETE_NONE }
+#define RFILTER_KEY_PID { .name = "pid", .field = RF_PID, .kind = RFK_NUM }
+#define RFILTER_KEY_COMM { .name = "comm", .field = RF_COUNT, .kind = RFK_COMM }
 
 #endif

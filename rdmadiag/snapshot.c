@@ -600,10 +600,13 @@ int system_snapshot(struct cmd_ctx *ctx)
 }
 
 const struct cmd_opt system_snapshot_opts[] = {
-	{ "--output", OPT_STR, "FILE", "where to write it (default rdmadiag-snapshot-HOST-TIME.tar here)", NULL, 0,
-	  0, COMPLETE_FILE },
-	{ "-o", OPT_STR, "FILE", "same as --output", NULL, 0, 0, COMPLETE_FILE },
-	{ "--redact", OPT_FLAG, NULL, "replace addresses, GIDs, GUIDs, MACs and host names by placeholders" },
-	{ "--interval", OPT_SECONDS, "S", "seconds between the two samples of counter check and system check (default: their own, 2 and 1)", NULL, 0, 60 },
+	{ .name = "--output", .kind = OPT_STR, .metavar = "FILE",
+	  .help = "where to write it (default rdmadiag-snapshot-HOST-TIME.tar here)", .complete = COMPLETE_FILE },
+	{ .name = "-o", .kind = OPT_STR, .metavar = "FILE", .help = "same as --output", .complete = COMPLETE_FILE },
+	{ .name = "--redact", .kind = OPT_FLAG,
+	  .help = "replace addresses, GIDs, GUIDs, MACs and host names by placeholders" },
+	{ .name = "--interval", .kind = OPT_SECONDS, .metavar = "S",
+	  .help = "seconds between the two samples of counter check and system check (default: their own, 2 and 1)",
+	  .max = 60 },
 	{ .name = NULL },
 };

@@ -22,8 +22,12 @@ static void out_srq(const struct rd_res *r)
 static int parse_srq_type(const char *s) { return rd_srq_type_parse(s); }
 
 static const struct rfilter_key srq_keys[] = {
-	{ "srqn", RF_ID, RFK_NUM, NULL, NULL }, { "type", RF_TYPE, RFK_ENUM, parse_srq_type, "basic xrc tm" },
-	{ "pdn", RF_PDN, RFK_NUM, NULL, NULL }, RFILTER_KEY_PID, RFILTER_KEY_COMM, { NULL },
+	{ .name = "srqn", .field = RF_ID, .kind = RFK_NUM },
+	{ .name = "type", .field = RF_TYPE, .kind = RFK_ENUM, .parse = parse_srq_type, .values = "basic xrc tm" },
+	{ .name = "pdn", .field = RF_PDN, .kind = RFK_NUM },
+	RFILTER_KEY_PID,
+	RFILTER_KEY_COMM,
+	{ NULL },
 };
 
 static const struct res_desc srq_desc = { RD_RES_SRQ, "srqs", "srqn", &srq_fields[F_ID_SRQN], srq_keys, out_srq };
@@ -34,9 +38,10 @@ static int srq_show(struct cmd_ctx *ctx)
 }
 
 static const struct action srq_actions[] = {
-	{ "show", RES_SYN, "list shared receive queues: type, PD, CQ, owner", srq_show, NEEDS_NETLINK, NULL,
-	  COMPLETE_DEV_PORT, NULL, srq_keys },
+	{ .name = "show", .synopsis = RES_SYN, .summary = "list shared receive queues: type, PD, CQ, owner",
+	  .run = srq_show, .flags = NEEDS_NETLINK, .positional = COMPLETE_DEV_PORT, .filters = srq_keys },
 	{ 0 },
 };
 
-const struct object obj_srq = { "srq", "shared receive queues (kernel resource tracking)", srq_actions };
+const struct object obj_srq = { .name = "srq", .summary = "shared receive queues (kernel resource tracking)",
+	.actions = srq_actions };

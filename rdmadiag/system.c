@@ -149,35 +149,40 @@ static int system_check(struct cmd_ctx *ctx)
 }
 
 static const struct cmd_opt check_opts[] = {
-	{ "--quick", OPT_FLAG, NULL, "skip the bandwidth stages of the peer tests", NULL, 0, 0, COMPLETE_NONE },
-	{ "--strict", OPT_FLAG, NULL, "warnings fail too (exit 1)", NULL, 0, 0, COMPLETE_NONE },
+	{ .name = "--quick", .kind = OPT_FLAG, .help = "skip the bandwidth stages of the peer tests" },
+	{ .name = "--strict", .kind = OPT_FLAG, .help = "warnings fail too (exit 1)" },
 	/* handed to each layer's command as the ids of its own checks */
-	{ "--only", OPT_LIST, "ID,...", "run only these checks of the device, resource and counter layers",
-	  system_ids, 0, 0, COMPLETE_CHECK_ID },
-	{ "--skip", OPT_LIST, "ID,...", "leave these checks of the device, resource and counter layers out",
-	  system_ids, 0, 0, COMPLETE_CHECK_ID },
-	{ "--interval", OPT_SECONDS, "S", "seconds between the two QP and counter samples (default 1)", NULL, 0, 60,
-	  COMPLETE_NONE },
+	{ .name = "--only", .kind = OPT_LIST, .metavar = "ID,...",
+	  .help = "run only these checks of the device, resource and counter layers", .choices = system_ids,
+	  .complete = COMPLETE_CHECK_ID },
+	{ .name = "--skip", .kind = OPT_LIST, .metavar = "ID,...",
+	  .help = "leave these checks of the device, resource and counter layers out", .choices = system_ids,
+	  .complete = COMPLETE_CHECK_ID },
+	{ .name = "--interval", .kind = OPT_SECONDS, .metavar = "S",
+	  .help = "seconds between the two QP and counter samples (default 1)", .max = 60 },
 	/* handed to path test as they are: same names, kinds and bounds */
-	{ "--port", OPT_UINT, "N", "TCP port of the peers' path serve (default 4792)", NULL, 1, 65535, COMPLETE_NONE },
-	{ "--iters", OPT_UINT, "N", "messages per peer test (path test --iters)", NULL, 1, 100000000, COMPLETE_NONE },
+	{ .name = "--port", .kind = OPT_UINT, .metavar = "N",
+	  .help = "TCP port of the peers' path serve (default 4792)", .min = 1, .max = 65535 },
+	{ .name = "--iters", .kind = OPT_UINT, .metavar = "N", .help = "messages per peer test (path test --iters)",
+	  .min = 1, .max = 100000000 },
 	OUT_FORMAT_OPT,
 	{ 0 },
 };
 
 static const struct cmd_word check_words[] = {
-	{ "peer", COMPLETE_HOST, NULL, NULL, WORD_REPEAT },
+	{ .name = "peer", .complete = COMPLETE_HOST, .flags = WORD_REPEAT },
 	{ NULL },
 };
 
 static const struct action system_actions[] = {
-	{ "check", "[DEV[/PORT]] [peer ADDR]...",
-	  "every layer in order: device, resource (QPs), counters, then connection and performance to each peer",
-	  system_check, 0, check_opts, COMPLETE_DEV_PORT, check_words },
-	{ "snapshot", "", "record what the read-only commands read into one file (replay: --snapshot FILE)",
-	  system_snapshot, 0, system_snapshot_opts, COMPLETE_NONE, NULL },
+	{ .name = "check", .synopsis = "[DEV[/PORT]] [peer ADDR]...", .summary = "every layer in order: device, "
+	  "resource (QPs), counters, then connection and performance to each peer", .run = system_check,
+	  .opts = check_opts, .positional = COMPLETE_DEV_PORT, .words = check_words },
+	{ .name = "snapshot", .synopsis = "",
+	  .summary = "record what the read-only commands read into one file (replay: --snapshot FILE)",
+	  .run = system_snapshot, .opts = system_snapshot_opts },
 	{ 0 },
 };
 
-const struct object obj_system = { "system", "one verdict for the host: all layers in order, first to fix named",
-				   system_actions };
+const struct object obj_system = { .name = "system",
+	.summary = "one verdict for the host: all layers in order, first to fix named", .actions = system_actions };

@@ -260,9 +260,11 @@ static int topo_show(struct cmd_ctx *ctx)
 }
 
 static const struct action topo_actions[] = {
-	{ "show", "", "GPUs and RDMA devices on PCIe: place, NUMA node, link, GPU x NIC affinity (PIX..SYS)",
-	  topo_show, 0, NULL, 0, NULL },
+	{ .name = "show", .synopsis = "",
+	  .summary = "GPUs and RDMA devices on PCIe: place, NUMA node, link, GPU x NIC affinity (PIX..SYS)",
+	  .run = topo_show },
 	{ 0 },
 };
 
-const struct object obj_topo = { "topo", "PCIe topology of GPUs and RDMA devices (GPUDirect RDMA)", topo_actions };
+const struct object obj_topo = { .name = "topo", .summary = "PCIe topology of GPUs and RDMA devices (GPUDirect RDMA)",
+	.actions = topo_actions };

@@ -180,3 +180,15 @@ bats_require_minimum_version 1.5.0
 	assert_failure 2
 	assert_output --partial "unknown action 'l'"
 }
+
+@test "every option name the code looks up is in an option table (a typo would read as not given)" {
+	rd __tables >"$BATS_TEST_TMPDIR/tables.json"
+	run "$BATS_TEST_DIRNAME/../tools/option-names.py" "$BATS_TEST_TMPDIR/tables.json" \
+		"$BATS_TEST_DIRNAME"/../../rdmadiag/*.[ch]
+	assert_success
+	assert_output ''
+	sed 's/"--count"/"--cuont"/' "$BATS_TEST_DIRNAME/../../rdmadiag/qp.c" >"$BATS_TEST_TMPDIR/qp.c"
+	run "$BATS_TEST_DIRNAME/../tools/option-names.py" "$BATS_TEST_TMPDIR/tables.json" "$BATS_TEST_TMPDIR/qp.c"
+	assert_failure 1
+	assert_output --partial '"--cuont" is no option of any table'
+}

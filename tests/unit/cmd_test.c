@@ -23,22 +23,22 @@ static int record(struct cmd_ctx *ctx)
 
 static const char *const colors[] = { "red", "green", NULL };
 static const struct cmd_opt opts[] = {
-	{ "--count", OPT_UINT, "N", "how many", NULL, 1, 100 },
-	{ "--color-of", OPT_CHOICE, "C", "a colour", colors },
-	{ "--only", OPT_LIST, "IDS", "some colours", colors },
-	{ "--name", OPT_STR, "S", "a name" },
-	{ "--strict", OPT_FLAG, NULL, "be strict" },
+	{ .name = "--count", .kind = OPT_UINT, .metavar = "N", .help = "how many", .min = 1, .max = 100 },
+	{ .name = "--color-of", .kind = OPT_CHOICE, .metavar = "C", .help = "a colour", .choices = colors },
+	{ .name = "--only", .kind = OPT_LIST, .metavar = "IDS", .help = "some colours", .choices = colors },
+	{ .name = "--name", .kind = OPT_STR, .metavar = "S", .help = "a name" },
+	{ .name = "--strict", .kind = OPT_FLAG, .help = "be strict" },
 	{ NULL },
 };
 static const struct action alpha_actions[] = {
-	{ "show", "[X]", "show", record, 0, opts },
-	{ "shout", NULL, "shout", record, 0, NULL },
-	{ "check", NULL, "check", record, 0, opts },
+	{ .name = "show", .synopsis = "[X]", .summary = "show", .run = record, .opts = opts },
+	{ .name = "shout", .summary = "shout", .run = record },
+	{ .name = "check", .summary = "check", .run = record, .opts = opts },
 	{ 0 },
 };
-static const struct object alpha = { "alpha", "first", alpha_actions };
-static const struct object alpine = { "alpine", "second", alpha_actions };
-static const struct object beta = { "beta", "third", alpha_actions };
+static const struct object alpha = { .name = "alpha", .summary = "first", .actions = alpha_actions };
+static const struct object alpine = { .name = "alpine", .summary = "second", .actions = alpha_actions };
+static const struct object beta = { .name = "beta", .summary = "third", .actions = alpha_actions };
 const struct object *const all_objects[] = { &alpha, &alpine, &beta, NULL };
 
 /* Runs the dispatcher on a space-separated command line. */

@@ -22,46 +22,53 @@ static const char *const layers[] = { "ethernet", "infiniband", NULL };
 static const char *const formats[] = { "text", "prometheus", NULL };
 
 static const struct cmd_opt check_opts[] = {
-	{ "--list", OPT_FLAG, NULL, "list the checks" },
-	{ "--only", OPT_LIST, "ID,...", "run only these", ids, 0, 0, COMPLETE_CHECK_ID },
-	{ "--skip", OPT_LIST, "ID,...", "skip these", ids, 0, 0, COMPLETE_CHECK_ID },
-	{ "--expect-mtu", OPT_UINT, "N", "expected MTU", NULL, 256, 9216 },
-	{ "--expect-link-layer", OPT_CHOICE, "L", "link layer", layers },
-	{ "--format", OPT_CHOICE, "F", "format", formats },
-	{ "--save", OPT_STR, "FILE", "save", NULL, 0, 0, COMPLETE_FILE },
+	{ .name = "--list", .kind = OPT_FLAG, .help = "list the checks" },
+	{ .name = "--only", .kind = OPT_LIST, .metavar = "ID,...", .help = "run only these", .choices = ids,
+	  .complete = COMPLETE_CHECK_ID },
+	{ .name = "--skip", .kind = OPT_LIST, .metavar = "ID,...", .help = "skip these", .choices = ids,
+	  .complete = COMPLETE_CHECK_ID },
+	{ .name = "--expect-mtu", .kind = OPT_UINT, .metavar = "N", .help = "expected MTU", .min = 256, .max = 9216 },
+	{ .name = "--expect-link-layer", .kind = OPT_CHOICE, .metavar = "L", .help = "link layer", .choices = layers },
+	{ .name = "--format", .kind = OPT_CHOICE, .metavar = "F", .help = "format", .choices = formats },
+	{ .name = "--save", .kind = OPT_STR, .metavar = "FILE", .help = "save", .complete = COMPLETE_FILE },
 	{ NULL },
 };
 
 static const struct rfilter_key qp_keys[] = {
-	{ "lqpn", RF_ID, RFK_NUM, NULL, NULL, COMPLETE_NONE },
-	{ "state", RF_STATE, RFK_ENUM, NULL, "reset init rtr rts err", COMPLETE_NONE },
-	{ "type", RF_TYPE, RFK_ENUM, NULL, "rc ud", COMPLETE_NONE },
-	{ "pid", RF_PID, RFK_NUM, NULL, NULL, COMPLETE_NONE },
+	{ .name = "lqpn", .field = RF_ID, .kind = RFK_NUM },
+	{ .name = "state", .field = RF_STATE, .kind = RFK_ENUM, .values = "reset init rtr rts err" },
+	{ .name = "type", .field = RF_TYPE, .kind = RFK_ENUM, .values = "rc ud" },
+	{ .name = "pid", .field = RF_PID, .kind = RFK_NUM },
 	{ NULL },
 };
 
 /* test { peer ADDR [peer ADDR]... | loop [DEV[/PORT]] | set DEV/PORT mode on|off } */
-static const struct cmd_form loop_form = { COMPLETE_DEV_PORT, NULL, NULL, 0 };
-static const struct cmd_word set_words[] = { { "mode", COMPLETE_NONE, "on off", NULL, 0 }, { NULL } };
-static const struct cmd_form set_form = { COMPLETE_DEV_PORT, set_words, NULL, ARG_FIRST };
+static const struct cmd_form loop_form = { .positional = COMPLETE_DEV_PORT };
+static const struct cmd_word set_words[] = {
+	{ .name = "mode", .values = "on off" },
+	{ NULL },
+};
+static const struct cmd_form set_form = { .positional = COMPLETE_DEV_PORT, .words = set_words, .flags = ARG_FIRST };
 static const struct cmd_word test_words[] = {
-	{ "peer", COMPLETE_FILE, NULL, NULL, WORD_REPEAT },
-	{ "loop", COMPLETE_NONE, NULL, &loop_form, 0 },
-	{ "set", COMPLETE_NONE, NULL, &set_form, 0 },
+	{ .name = "peer", .complete = COMPLETE_FILE, .flags = WORD_REPEAT },
+	{ .name = "loop", .form = &loop_form },
+	{ .name = "set", .form = &set_form },
 	{ NULL },
 };
 
 static const struct action fake_actions[] = {
-	{ "show", "[DEV[/PORT]]", "show", run_nop, 0, NULL, COMPLETE_DEV_PORT, NULL, qp_keys },
-	{ "check", "[DEV[/PORT]]", "check", run_nop, 0, check_opts, COMPLETE_DEV_PORT, NULL },
-	{ "test", "{ peer ADDR... | loop [DEV] | set DEV mode on|off }", "test", run_nop, 0, NULL, COMPLETE_NONE,
-	  test_words },
-	{ "secret", NULL, "hidden", run_nop, HIDDEN, NULL, COMPLETE_NONE, NULL },
+	{ .name = "show", .synopsis = "[DEV[/PORT]]", .summary = "show", .run = run_nop,
+	  .positional = COMPLETE_DEV_PORT, .filters = qp_keys },
+	{ .name = "check", .synopsis = "[DEV[/PORT]]", .summary = "check", .run = run_nop, .opts = check_opts,
+	  .positional = COMPLETE_DEV_PORT },
+	{ .name = "test", .synopsis = "{ peer ADDR... | loop [DEV] | set DEV mode on|off }", .summary = "test",
+	  .run = run_nop, .words = test_words },
+	{ .name = "secret", .summary = "hidden", .run = run_nop, .flags = HIDDEN },
 	{ 0 },
 };
 
-static const struct object fake_link = { "link", "links", fake_actions };
-static const struct object fake_lab = { "lab", "labs", fake_actions };
+static const struct object fake_link = { .name = "link", .summary = "links", .actions = fake_actions };
+static const struct object fake_lab = { .name = "lab", .summary = "labs", .actions = fake_actions };
 const struct object *const all_objects[] = { &fake_link, &fake_lab, NULL };
 
 /* Runs `rdmadiag __complete CWORD WORDS...` in-process; returns its stdout. */
