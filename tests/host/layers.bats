@@ -15,8 +15,8 @@ TOOL=$BATS_TEST_DIRNAME/../tools/layers.sh
 	assert_success
 	assert_line 'util:'
 	assert_line 'host:'
-	assert_line --regexp '^netlink: host [0-9]+$'
-	assert_line --regexp '^verbs: host [0-9]+$'
+	assert_line --regexp '^netlink: host [0-9]+( util [0-9]+)?$'
+	assert_line --regexp '^verbs: host [0-9]+( util [0-9]+)?$'
 	assert_line "layers: 0 includes not pointing down"
 }
 
