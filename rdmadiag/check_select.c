@@ -13,7 +13,7 @@ bool check_id_selected(const char *only, const char *skip, const char *id)
 
 bool check_selected(const struct cmd_ctx *ctx, const char *id)
 {
-	return check_id_selected(ctx_opt_str(ctx, "--only", NULL), ctx_opt_str(ctx, "--skip", NULL), id);
+	return check_id_selected(ctx_opt_str(ctx, O_ONLY, NULL), ctx_opt_str(ctx, O_SKIP, NULL), id);
 }
 
 int check_only_skip_conflict(const char *only, const char *skip, const char *const *ids)

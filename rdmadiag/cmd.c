@@ -203,7 +203,7 @@ static void print_opt_help(const struct cmd_opt *opt)
 {
 	char left[64];
 
-	snprintf(left, sizeof(left), "%s%s%s", opt->name, opt->metavar ? " " : "",
+	snprintf(left, sizeof(left), "%s%s%s", opt_name(opt), opt->metavar ? " " : "",
 		 opt->metavar ? opt->metavar : "");
 	printf("      %-24s %s", left, opt->help);
 	if (opt->choices) {
@@ -227,7 +227,7 @@ static void print_action_usage(const struct object *obj, const struct action *a,
 	bool words = a->synopsis && a->synopsis[0];
 
 	printf("Usage: rdmadiag %s %s%s%s", obj->name, a->name, words ? " " : "", words ? a->synopsis : "");
-	if (a->opts && a->opts[0].name)
+	if (a->opts && a->opts[0].id)
 		printf(" [OPTIONS]");
 	printf("\n    %s\n", a->summary);
 	if (a->words || a->filters) {
@@ -238,7 +238,7 @@ static void print_action_usage(const struct object *obj, const struct action *a,
 		printf("\n");
 	}
 	if (with_opts && a->opts)
-		for (const struct cmd_opt *opt = a->opts; opt->name; opt++)
+		for (const struct cmd_opt *opt = a->opts; opt->id; opt++)
 			print_opt_help(opt);
 }
 
@@ -253,39 +253,68 @@ static void print_object_help(const struct object *obj)
 	printf("Usage: rdmadiag %s help\n", obj->name);
 }
 
-int opt_index(const struct action *a, const char *name)
+/* Built from the list itself, each name at its id: no second copy to drift. */
+const char *const opt_names[N_OPT_IDS] = {
+#define OPT_ID_NAME(id, name) [id] = name,
+	OPT_IDS(OPT_ID_NAME)
+#undef OPT_ID_NAME
+};
+
+int opt_index(const struct action *a, enum opt_id id)
 {
-	for (int i = 0; a && a->opts && a->opts[i].name; i++)
-		if (!strcmp(a->opts[i].name, name))
+	for (int i = 0; a && a->opts && a->opts[i].id; i++)
+		if (a->opts[i].id == id)
 			return i;
 	return -1;
 }
 
-const struct opt_value *ctx_opt(const struct cmd_ctx *ctx, const char *name)
+int opt_index_name(const struct action *a, const char *name)
+{
+	for (int i = 0; a && a->opts && a->opts[i].id; i++)
+		if (!strcmp(opt_name(&a->opts[i]), name))
+			return i;
+	return -1;
+}
+
+int opt_slot(const struct action *a, enum opt_id id)
+{
+	int i = opt_index(a, id);
+
+#ifdef STRICT_OPT_LOOKUP
+	if (i < 0) {
+		fprintf(stderr, "rdmadiag: bug: the code reads %s of '%s', whose option table has no such option\n",
+			opt_names[id] ? opt_names[id] : "O_NONE", a ? a->name : "(no action)");
+		abort();
+	}
+#endif
+	return i;
+}
+
+const struct opt_value *ctx_opt(const struct cmd_ctx *ctx, enum opt_id id)
 {
 	static const struct opt_value unset;
-	int i = opt_index(ctx->action, name);
+	int i = opt_slot(ctx->action, id);
 
 	return i < 0 ? &unset : &ctx->opt[i];
 }
 
-unsigned long long ctx_opt_uint(const struct cmd_ctx *ctx, const char *name, unsigned long long dflt)
+unsigned long long ctx_opt_uint(const struct cmd_ctx *ctx, enum opt_id id, unsigned long long dflt)
 {
-	const struct opt_value *v = ctx_opt(ctx, name);
+	const struct opt_value *v = ctx_opt(ctx, id);
 
 	return v->set ? v->num : dflt;
 }
 
-double ctx_opt_dbl(const struct cmd_ctx *ctx, const char *name, double dflt)
+double ctx_opt_dbl(const struct cmd_ctx *ctx, enum opt_id id, double dflt)
 {
-	const struct opt_value *v = ctx_opt(ctx, name);
+	const struct opt_value *v = ctx_opt(ctx, id);
 
 	return v->set ? v->dbl : dflt;
 }
 
-const char *ctx_opt_str(const struct cmd_ctx *ctx, const char *name, const char *dflt)
+const char *ctx_opt_str(const struct cmd_ctx *ctx, enum opt_id id, const char *dflt)
 {
-	const struct opt_value *v = ctx_opt(ctx, name);
+	const struct opt_value *v = ctx_opt(ctx, id);
 
 	return v->set ? v->str : dflt;
 }
@@ -348,10 +377,10 @@ static void unknown_choice(const struct cmd_ctx *ctx, const struct cmd_opt *opt,
 	char *text = list_text(list_choices, opt->choices, NULL);
 	char see[128] = "";
 
-	if (opt->complete == COMPLETE_CHECK_ID && opt_index(ctx->action, "--list") >= 0)
+	if (opt->complete == COMPLETE_CHECK_ID && opt_index(ctx->action, O_LIST) >= 0)
 		snprintf(see, sizeof(see), "; see them with: rdmadiag %s %s --list", ctx->object->name,
 			 ctx->action->name);
-	usage_error("%s: unknown value '%s' (expected one of: %s)%s", opt->name, value, text ? text : "?", see);
+	usage_error("%s: unknown value '%s' (expected one of: %s)%s", opt_name(opt), value, text ? text : "?", see);
 	free(text);
 }
 
@@ -360,14 +389,14 @@ static int check_list_items(const struct cmd_ctx *ctx, const struct cmd_opt *opt
 	char buf[1024];
 
 	if (!*value || strlen(value) >= sizeof(buf)) {
-		usage_error("%s: expected a comma separated list", opt->name);
+		usage_error("%s: expected a comma separated list", opt_name(opt));
 		return -1;
 	}
 	strcpy(buf, value);
 	/* strsep, not strtok: "a,,b" and "," have empty items, which are errors */
 	for (char *rest = buf, *item; (item = strsep(&rest, ","));) {
 		if (!*item) {
-			usage_error("%s: empty item in '%s'", opt->name, value);
+			usage_error("%s: empty item in '%s'", opt_name(opt), value);
 			return -1;
 		}
 		if (opt->choices && !in_choices(opt->choices, item)) {
@@ -386,21 +415,21 @@ static int set_opt_value(const struct cmd_ctx *ctx, const struct cmd_opt *opt, s
 		break;
 	case OPT_UINT:
 		if (parse_uint(value, opt->min, opt->max, &v->num)) {
-			usage_error("%s: '%s' is not a whole number in %llu..%llu", opt->name, value,
+			usage_error("%s: '%s' is not a whole number in %llu..%llu", opt_name(opt), value,
 				    opt->min, opt->max);
 			return -1;
 		}
 		break;
 	case OPT_DECIMAL:
 		if (parse_decimal(value, (double)opt->min, (double)opt->max, &v->dbl)) {
-			usage_error("%s: '%s' is not a number in %llu..%llu (fractions like 0.5 allowed)", opt->name,
+			usage_error("%s: '%s' is not a number in %llu..%llu (fractions like 0.5 allowed)", opt_name(opt),
 				    value, opt->min, opt->max);
 			return -1;
 		}
 		break;
 	case OPT_SECONDS:
 		if (parse_decimal(value, INTERVAL_MIN_S, (double)opt->max, &v->dbl)) {
-			usage_error("%s: '%s' is not a number of seconds in %g..%llu", opt->name, value, INTERVAL_MIN_S,
+			usage_error("%s: '%s' is not a number of seconds in %g..%llu", opt_name(opt), value, INTERVAL_MIN_S,
 				    opt->max);
 			return -1;
 		}
@@ -417,13 +446,13 @@ static int set_opt_value(const struct cmd_ctx *ctx, const struct cmd_opt *opt, s
 		break;
 	case OPT_STR:
 		if (!*value) {
-			usage_error("%s: empty value", opt->name);
+			usage_error("%s: empty value", opt_name(opt));
 			return -1;
 		}
 		break;
 	}
 	if (v->set) {
-		usage_error("%s given twice", opt->name);
+		usage_error("%s given twice", opt_name(opt));
 		return -1;
 	}
 	v->set = true;
@@ -435,26 +464,25 @@ static void list_opts(FILE *fp, const void *what, const char *prefix)
 {
 	const struct action *a = what;
 
-	for (int i = 0, n = 0; a->opts && a->opts[i].name; i++)
-		if (!prefix || !strncmp(a->opts[i].name, prefix, strlen(prefix)))
-			fprintf(fp, "%s%s", n++ ? " | " : "", a->opts[i].name);
+	for (int i = 0, n = 0; a->opts && a->opts[i].id; i++)
+		if (!prefix || !strncmp(opt_name(&a->opts[i]), prefix, strlen(prefix)))
+			fprintf(fp, "%s%s", n++ ? " | " : "", opt_name(&a->opts[i]));
 }
 
 /* Find an option by exact name or unique prefix; reports errors itself. */
 static int find_opt(const struct cmd_ctx *ctx, const char *name)
 {
 	const struct action *a = ctx->action;
-	int found = -1, n = 0;
+	int found = opt_index_name(a, name), n = 0;
 	size_t len = strlen(name);
 
-	for (int i = 0; a->opts && a->opts[i].name; i++) {
-		if (!strcmp(a->opts[i].name, name))
-			return i;
-		if (!strncmp(a->opts[i].name, name, len)) {
+	if (found >= 0)
+		return found;
+	for (int i = 0; a->opts && a->opts[i].id; i++)
+		if (!strncmp(opt_name(&a->opts[i]), name, len)) {
 			found = i;
 			n++;
 		}
-	}
 	if (n == 1)
 		return found;
 	char *text = list_text(list_opts, a, n ? name : NULL);
@@ -474,7 +502,7 @@ static void unknown_dash_option(const struct cmd_ctx *ctx, const char *w)
 	char dashed[128], spelled[64];
 
 	snprintf(dashed, sizeof(dashed), "-%.*s", (int)strcspn(w, "="), w);
-	if (strlen(w) > 2 && opt_index(ctx->action, dashed) >= 0) {
+	if (strlen(w) > 2 && opt_index_name(ctx->action, dashed) >= 0) {
 		usage_error("unknown option '%s' for '%s %s'; did you mean %s?", w, obj, act, dashed);
 	} else if (g) {
 		usage_error("unknown option '%s' for '%s %s': %s is a global option, it goes before OBJECT (rdmadiag %s %s %s)",
@@ -499,7 +527,7 @@ static int parse_action_args(struct cmd_ctx *ctx, int argc, char **argv)
 	for (int i = 0; i < argc; i++) {
 		char *w = argv[i];
 		/* a short option exists only when the table names it ("-o") */
-		bool short_opt = !opts_done && w[0] == '-' && w[1] && w[1] != '-' && opt_index(a, w) >= 0;
+		bool short_opt = !opts_done && w[0] == '-' && w[1] && w[1] != '-' && opt_index_name(a, w) >= 0;
 
 		if (!short_opt && (opts_done || strncmp(w, "--", 2) || !strcmp(w, "-"))) {
 			if (!opts_done && w[0] == '-' && w[1] && strcmp(w, "-")) {
@@ -536,7 +564,7 @@ static int parse_action_args(struct cmd_ctx *ctx, int argc, char **argv)
 
 		if (opt->kind == OPT_FLAG) {
 			if (eq) {
-				usage_error("%s takes no value", opt->name);
+				usage_error("%s takes no value", opt_name(opt));
 				return -1;
 			}
 		} else if (eq) {
@@ -544,7 +572,7 @@ static int parse_action_args(struct cmd_ctx *ctx, int argc, char **argv)
 		} else if (i + 1 < argc) {
 			value = argv[++i];
 		} else {
-			usage_error("%s needs a value (%s)", opt->name, opt->metavar ? opt->metavar : "VALUE");
+			usage_error("%s needs a value (%s)", opt_name(opt), opt->metavar ? opt->metavar : "VALUE");
 			return -1;
 		}
 		if (set_opt_value(ctx, opt, &ctx->opt[idx], value))

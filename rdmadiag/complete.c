@@ -92,8 +92,8 @@ struct line {
 /* Options of an action; "" prefix lists all. */
 static void emit_action_opts(const struct action *a, const char *cur)
 {
-	for (const struct cmd_opt *o = a->opts; o && o->name; o++)
-		compl_emit("", o->name, cur);
+	for (const struct cmd_opt *o = a->opts; o && o->id; o++)
+		compl_emit("", opt_name(o), cur);
 	compl_emit("", "--help", cur);
 }
 
@@ -102,10 +102,10 @@ static const struct cmd_opt *find_action_opt(const struct action *a, const char 
 	const struct cmd_opt *found = NULL;
 	int n = 0;
 
-	for (const struct cmd_opt *o = a->opts; o && o->name; o++) {
-		if (strlen(o->name) == len && !strncmp(o->name, name, len))
+	for (const struct cmd_opt *o = a->opts; o && o->id; o++) {
+		if (strlen(opt_name(o)) == len && !strncmp(opt_name(o), name, len))
 			return o;
-		if (!strncmp(o->name, name, len)) {
+		if (!strncmp(opt_name(o), name, len)) {
 			found = o;
 			n++;
 		}
@@ -188,7 +188,7 @@ static void complete_action_args(const struct line *l, int i, const struct actio
 
 		if (!opts_done && !strcmp(w, "--")) {
 			opts_done = true;
-		} else if (!opts_done && (starts_with(w, "--") || (w[0] == '-' && opt_index(a, w) >= 0))) {
+		} else if (!opts_done && (starts_with(w, "--") || (w[0] == '-' && opt_index_name(a, w) >= 0))) {
 			const struct cmd_opt *o = find_action_opt(a, w, strcspn(w, "="));
 
 			if (o && o->kind != OPT_FLAG && !strchr(w, '=')) {

@@ -165,7 +165,7 @@ static const char *const *find_check_ids(void)
 {
 	for (int i = 0; all_objects[i]; i++)
 		for (const struct action *a = all_objects[i]->actions; a->name; a++)
-			for (const struct cmd_opt *o = a->opts; o && o->name; o++)
+			for (const struct cmd_opt *o = a->opts; o && o->id; o++)
 				if (o->complete == COMPLETE_CHECK_ID && o->choices)
 					return o->choices;
 	return NULL;

@@ -170,10 +170,10 @@ int counter_check(struct cmd_ctx *ctx)
 
 	if (rc)
 		return rc;
-	if (ctx_opt(ctx, "--list")->set)
+	if (ctx_opt(ctx, O_LIST)->set)
 		return list_rules();
 	if (sample_interval_opt(ctx, 2, &interval) ||
-	    check_only_skip_conflict(ctx_opt_str(ctx, "--only", NULL), ctx_opt_str(ctx, "--skip", NULL), check_ids))
+	    check_only_skip_conflict(ctx_opt_str(ctx, O_ONLY, NULL), ctx_opt_str(ctx, O_SKIP, NULL), check_ids))
 		return EXIT_USAGE;
 	/* report merge names the node by it, as for link check */
 	out_set_host(local_host_name());
@@ -209,18 +209,18 @@ int counter_check(struct cmd_ctx *ctx)
 		check_print_summary(&sum);
 	sample_free(&old);
 	sample_free(&now);
-	return rc ? rc : check_exit_code(&sum, ctx_opt(ctx, "--strict")->set);
+	return rc ? rc : check_exit_code(&sum, ctx_opt(ctx, O_STRICT)->set);
 }
 
 const struct cmd_opt counter_check_opts[] = {
-	{ .name = "--list", .kind = OPT_FLAG, .help = "print the checks with one-line descriptions and exit" },
-	{ .name = "--only", .kind = OPT_LIST, .metavar = "ID,...", .help = "run only these checks",
+	{ .id = O_LIST, .kind = OPT_FLAG, .help = "print the checks with one-line descriptions and exit" },
+	{ .id = O_ONLY, .kind = OPT_LIST, .metavar = "ID,...", .help = "run only these checks",
 	  .choices = check_ids, .complete = COMPLETE_CHECK_ID },
-	{ .name = "--skip", .kind = OPT_LIST, .metavar = "ID,...", .help = "leave these checks out",
+	{ .id = O_SKIP, .kind = OPT_LIST, .metavar = "ID,...", .help = "leave these checks out",
 	  .choices = check_ids, .complete = COMPLETE_CHECK_ID },
-	{ .name = "--interval", .kind = OPT_SECONDS, .metavar = "S",
+	{ .id = O_INTERVAL, .kind = OPT_SECONDS, .metavar = "S",
 	  .help = "seconds between the two samples (default 2)", .max = 3600 },
-	{ .name = "--strict", .kind = OPT_FLAG, .help = "warnings also give exit code 1" },
+	{ .id = O_STRICT, .kind = OPT_FLAG, .help = "warnings also give exit code 1" },
 	OUT_FORMAT_OPT,
 	{ 0 },
 };

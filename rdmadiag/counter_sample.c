@@ -325,11 +325,11 @@ double sample_respect_lifespan(double interval, const struct sample *s)
 
 int sample_interval_opt(struct cmd_ctx *ctx, double dflt, double *out)
 {
-	const struct opt_value *v = ctx_opt(ctx, "--interval");
+	const struct opt_value *v = ctx_opt(ctx, O_INTERVAL);
 
 	*out = dflt;
 	/* the dispatcher checked it (OPT_SECONDS); system check hands its own on as text */
-	if (v->set && parse_seconds("--interval", v->str, INTERVAL_MIN_S, 3600, out))
+	if (v->set && parse_seconds(opt_names[O_INTERVAL], v->str, INTERVAL_MIN_S, 3600, out))
 		return EXIT_USAGE;
 	return 0;
 }

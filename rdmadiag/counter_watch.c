@@ -118,13 +118,13 @@ static void print_interval(unsigned long long seq, const struct sample *old, con
 
 int counter_watch(struct cmd_ctx *ctx)
 {
-	struct watch_opts w = { .all = ctx_opt(ctx, "--all")->set };
+	struct watch_opts w = { .all = ctx_opt(ctx, O_ALL)->set };
 	struct sample old, now;
 	int rc;
 
 	if (sample_interval_opt(ctx, 1, &w.interval))
 		return EXIT_USAGE;
-	w.count = ctx_opt_uint(ctx, "--count", 0);
+	w.count = ctx_opt_uint(ctx, O_COUNT, 0);
 	rc = sample_take_first(ctx, &old);
 	if (rc)
 		return rc;
@@ -164,10 +164,10 @@ int counter_watch(struct cmd_ctx *ctx)
 }
 
 const struct cmd_opt counter_watch_opts[] = {
-	{ .name = "--interval", .kind = OPT_SECONDS, .metavar = "S",
+	{ .id = O_INTERVAL, .kind = OPT_SECONDS, .metavar = "S",
 	  .help = "seconds between samples (default 1; at least the counters' cache lifespan)", .max = 3600 },
-	{ .name = "--count", .kind = OPT_UINT, .metavar = "N",
+	{ .id = O_COUNT, .kind = OPT_UINT, .metavar = "N",
 	  .help = "stop after N intervals (default: until interrupted)", .min = 1, .max = 1000000000 },
-	{ .name = "--all", .kind = OPT_FLAG, .help = "also rows that did not change" },
+	{ .id = O_ALL, .kind = OPT_FLAG, .help = "also rows that did not change" },
 	{ 0 },
 };

@@ -127,17 +127,17 @@ static int dev_monitor(struct cmd_ctx *ctx)
 	rc = cmd_require(ctx);
 	if (rc)
 		return rc;
-	return devwatch_follow(ctx->argc ? sel.dev : NULL, ctx_opt_dbl(ctx, "--interval", 1.0),
-			       ctx_opt_uint(ctx, "--count", 0));
+	return devwatch_follow(ctx->argc ? sel.dev : NULL, ctx_opt_dbl(ctx, O_INTERVAL, 1.0),
+			       ctx_opt_uint(ctx, O_COUNT, 0));
 }
 
 static const struct cmd_opt dev_monitor_opts[] = {
-	{ .name = "--interval", .kind = OPT_SECONDS, .metavar = "S",
+	{ .id = O_INTERVAL, .kind = OPT_SECONDS, .metavar = "S",
 	  .help = "seconds between reads of the device list, also when the kernel sends events (default 1)",
 	  .max = 3600 },
-	{ .name = "--count", .kind = OPT_UINT, .metavar = "N", .help = "stop after N rounds", .min = 1,
+	{ .id = O_COUNT, .kind = OPT_UINT, .metavar = "N", .help = "stop after N rounds", .min = 1,
 	  .max = 1000000 },
-	{ NULL },
+	{ 0 },
 };
 
 static const struct action dev_actions[] = {

@@ -36,21 +36,21 @@ static const char *const link_layers[] = { "ethernet", "infiniband", NULL };
 static const char *const gid_types[] = { "roce_v2", "roce_v1", "ib", NULL };
 
 const struct cmd_opt link_check_opts[] = {
-	{ .name = "--list", .kind = OPT_FLAG, .help = "print the checks with one-line descriptions and exit" },
-	{ .name = "--only", .kind = OPT_LIST, .metavar = "ID,...", .help = "run only these checks",
+	{ .id = O_LIST, .kind = OPT_FLAG, .help = "print the checks with one-line descriptions and exit" },
+	{ .id = O_ONLY, .kind = OPT_LIST, .metavar = "ID,...", .help = "run only these checks",
 	  .choices = check_ids, .complete = COMPLETE_CHECK_ID },
-	{ .name = "--skip", .kind = OPT_LIST, .metavar = "ID,...", .help = "leave these checks out",
+	{ .id = O_SKIP, .kind = OPT_LIST, .metavar = "ID,...", .help = "leave these checks out",
 	  .choices = check_ids, .complete = COMPLETE_CHECK_ID },
-	{ .name = "--strict", .kind = OPT_FLAG, .help = "warnings fail too (exit 1)" },
-	{ .name = "--expect-rate", .kind = OPT_DECIMAL, .metavar = "GBPS",
+	{ .id = O_STRICT, .kind = OPT_FLAG, .help = "warnings fail too (exit 1)" },
+	{ .id = O_EXPECT_RATE, .kind = OPT_DECIMAL, .metavar = "GBPS",
 	  .help = "fail ports slower than GBPS Gb/s (2.5, 12.5, 100, ...)", .min = 1, .max = 3200 },
-	{ .name = "--expect-mtu", .kind = OPT_UINT, .metavar = "N",
+	{ .id = O_EXPECT_MTU, .kind = OPT_UINT, .metavar = "N",
 	  .help = "fail netdevs whose MTU is not N (above or below)", .min = 68, .max = 65535 },
-	{ .name = "--expect-devices", .kind = OPT_UINT, .metavar = "N",
+	{ .id = O_EXPECT_DEVICES, .kind = OPT_UINT, .metavar = "N",
 	  .help = "fail unless the host has N RDMA devices", .max = 4096 },
-	{ .name = "--expect-link-layer", .kind = OPT_CHOICE, .metavar = "LL",
+	{ .id = O_EXPECT_LINK_LAYER, .kind = OPT_CHOICE, .metavar = "LL",
 	  .help = "fail ports of another link layer", .choices = link_layers },
-	{ .name = "--expect-gid-type", .kind = OPT_CHOICE, .metavar = "TYPE",
+	{ .id = O_EXPECT_GID_TYPE, .kind = OPT_CHOICE, .metavar = "TYPE",
 	  .help = "fail ports without a GID of TYPE", .choices = gid_types },
 	OUT_FORMAT_OPT,
 	{ 0 },
@@ -183,7 +183,7 @@ static bool port_applies(const struct lc_check *c, const struct lc_port *p)
  * rather than left out, which would read as nothing wrong. */
 static bool asked_for(const struct cmd_ctx *ctx, const struct lc_check *c)
 {
-	const struct opt_value *only = ctx_opt(ctx, "--only");
+	const struct opt_value *only = ctx_opt(ctx, O_ONLY);
 
 	return (only->set && list_has(only->str, c->id)) || (c->judges_opt && ctx_opt(ctx, c->judges_opt)->set);
 }
@@ -270,7 +270,7 @@ static int gather_and_run(struct cmd_ctx *ctx, const struct dev_port *sel, struc
 	run_checks(env, &sum);
 	out_list_end();
 	finish(&sum);
-	return check_exit_code(&sum, ctx_opt(ctx, "--strict")->set);
+	return check_exit_code(&sum, ctx_opt(ctx, O_STRICT)->set);
 }
 
 int link_check(struct cmd_ctx *ctx)
@@ -282,10 +282,10 @@ int link_check(struct cmd_ctx *ctx)
 	rc = out_format_get(ctx, &lc_format);
 	if (rc)
 		return rc;
-	if (ctx_opt(ctx, "--list")->set)
+	if (ctx_opt(ctx, O_LIST)->set)
 		return list_checks();
 	if (ctx_dev_port(ctx, &sel) ||
-	    check_only_skip_conflict(ctx_opt_str(ctx, "--only", NULL), ctx_opt_str(ctx, "--skip", NULL), check_ids))
+	    check_only_skip_conflict(ctx_opt_str(ctx, O_ONLY, NULL), ctx_opt_str(ctx, O_SKIP, NULL), check_ids))
 		return EXIT_USAGE;
 	out_set_host(local_host_name());
 	rc = cmd_require(ctx);

@@ -56,10 +56,10 @@ struct lc_check {
 	const char *title;
 	enum lc_scope scope;
 	enum lc_applies applies;	/* ports only */
-	const char *needs_opt;		/* run only when this option is given */
+	enum opt_id needs_opt;		/* run only when this option is given; O_NONE: always */
 	/* subject: NULL (host), struct lc_dev * or struct lc_port * */
 	void (*run)(const struct lc_env *env, const void *subject, struct check_result *r);
-	const char *judges_opt;		/* the --expect option it compares with, if any */
+	enum opt_id judges_opt;		/* the --expect option it compares with; O_NONE: none */
 	/* an LC_DEV check that also judges each GPU (pci.link): subject a struct pt_fn * */
 	void (*run_gpu)(const struct lc_env *env, const void *subject, struct check_result *r);
 };

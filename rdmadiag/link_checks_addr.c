@@ -242,7 +242,7 @@ static const char *gid_type_missing_hint(const struct lc_port *p, enum gid_type 
 void lc_chk_expect_gid_type(const struct lc_env *env, const void *s, struct check_result *r)
 {
 	const struct lc_port *p = port_of(s);
-	const char *want = uopt_str(env, "--expect-gid-type");
+	const char *want = uopt_str(env, O_EXPECT_GID_TYPE);
 	enum gid_type t = gid_type_from_token(want);
 	const struct gid_entry *found = NULL;
 

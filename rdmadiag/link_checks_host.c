@@ -281,7 +281,7 @@ void lc_chk_mem_memlock(const struct lc_env *env, const void *s, struct check_re
 
 void lc_chk_expect_devices(const struct lc_env *env, const void *s, struct check_result *r)
 {
-	unsigned long long want = uopt_num(env, "--expect-devices");
+	unsigned long long want = uopt_num(env, O_EXPECT_DEVICES);
 	(void)s;
 
 	check_measured(r, "%d RDMA device%s", env->total_devs, env->total_devs == 1 ? "" : "s");

@@ -32,14 +32,14 @@ lc_run_fn lc_chk_gpu_nic_affinity, lc_chk_pci_acs, lc_chk_gpu_peer_mem, lc_chk_p
 static inline const struct lc_port *port_of(const void *s) { return s; }
 static inline const struct lc_dev *dev_of(const void *s) { return s; }
 
-static inline const char *uopt_str(const struct lc_env *env, const char *name)
+static inline const char *uopt_str(const struct lc_env *env, enum opt_id id)
 {
-	return ctx_opt_str(env->ctx, name, NULL);
+	return ctx_opt_str(env->ctx, id, NULL);
 }
 
-static inline unsigned long long uopt_num(const struct lc_env *env, const char *name)
+static inline unsigned long long uopt_num(const struct lc_env *env, enum opt_id id)
 {
-	return ctx_opt_uint(env->ctx, name, 0);
+	return ctx_opt_uint(env->ctx, id, 0);
 }
 
 /* Appends w to the list in buf, after sep unless it is the first item. */

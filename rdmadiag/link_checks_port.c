@@ -82,8 +82,8 @@ void lc_chk_port_sm(const struct lc_env *env, const void *s, struct check_result
 void lc_chk_port_rate(const struct lc_env *env, const void *s, struct check_result *r)
 {
 	const struct lc_port *p = port_of(s);
-	double want = ctx_opt(env->ctx, "--expect-rate")->dbl;
-	bool have_want = ctx_opt(env->ctx, "--expect-rate")->set;
+	double want = ctx_opt(env->ctx, O_EXPECT_RATE)->dbl;
+	bool have_want = ctx_opt(env->ctx, O_EXPECT_RATE)->set;
 	const char *w = vb_width_str(p->lp.vb.active_width), *sp = vb_speed_str(p->lp.vb.active_speed);
 
 	if (!p->lp.has_verbs || p->lp.rate_gbps <= 0) {
@@ -194,8 +194,8 @@ void lc_chk_netdev_up(const struct lc_env *env, const void *s, struct check_resu
 void lc_chk_netdev_mtu(const struct lc_env *env, const void *s, struct check_result *r)
 {
 	const struct lc_port *p = port_of(s);
-	bool have_want = ctx_opt(env->ctx, "--expect-mtu")->set;
-	unsigned long long want = uopt_num(env, "--expect-mtu");
+	bool have_want = ctx_opt(env->ctx, O_EXPECT_MTU)->set;
+	unsigned long long want = uopt_num(env, O_EXPECT_MTU);
 
 	if (!p->lp.nd.found) {
 		check_measured(r, "no netdev");
@@ -252,7 +252,7 @@ void lc_chk_cm_roce_mode(const struct lc_env *env, const void *s, struct check_r
 void lc_chk_expect_link_layer(const struct lc_env *env, const void *s, struct check_result *r)
 {
 	const struct lc_port *p = port_of(s);
-	const char *want = uopt_str(env, "--expect-link-layer");
+	const char *want = uopt_str(env, O_EXPECT_LINK_LAYER);
 	const char *have = p->lp.is_ib ? "infiniband" : "ethernet";
 
 	check_measured(r, "%s", have);

@@ -48,15 +48,15 @@ static unsigned parse_tests(const char *list)
 }
 
 /* --expect-bw/--expect-lat: a plain positive decimal up to max ("12.5"). */
-static int parse_double_opt(const struct cmd_ctx *ctx, const char *name, double max, double *out)
+static int parse_double_opt(const struct cmd_ctx *ctx, enum opt_id id, double max, double *out)
 {
-	const struct opt_value *v = ctx_opt(ctx, name);
+	const struct opt_value *v = ctx_opt(ctx, id);
 
 	*out = 0;
 	if (!v || !v->set)
 		return 0;
 	if (parse_decimal(v->str, 0, max, out) || !(*out > 0)) {
-		usage_error("%s: '%s' is not a positive number up to %.0f (as in 12.5)", name, v->str, max);
+		usage_error("%s: '%s' is not a positive number up to %.0f (as in 12.5)", opt_names[id], v->str, max);
 		return -1;
 	}
 	return 0;
@@ -66,7 +66,7 @@ static int parse_loopback(struct cmd_ctx *ctx, struct tester *t)
 {
 	static struct dev_port dp;
 
-	if (ctx_opt(ctx, "--peers")->set) {
+	if (ctx_opt(ctx, O_PEERS)->set) {
 		usage_error("path test loopback tests this host alone; --peers is for 'peer' runs");
 		return -1;
 	}
@@ -87,7 +87,7 @@ static int parse_loopback(struct cmd_ctx *ctx, struct tester *t)
  * keeps the single-peer report, anything else is a many-peer run. */
 static int parse_target(struct cmd_ctx *ctx, struct tester *t, struct peer_list *pl, bool *many)
 {
-	const struct opt_value *file = ctx_opt(ctx, "--peers");
+	const struct opt_value *file = ctx_opt(ctx, O_PEERS);
 
 	if (ctx->argc >= 1 && !strcmp(ctx->argv[0], "loopback"))
 		return parse_loopback(ctx, t);
@@ -130,17 +130,17 @@ static int parse_test_opts(struct cmd_ctx *ctx, struct tester *t)
 	const struct opt_value *v;
 	static struct dev_port dp;
 
-	t->port = ctx_opt_uint(ctx, "--port", PP_DEFAULT_PORT);
-	t->size = ctx_opt_uint(ctx, "--size", 65536);
-	t->lat_size = ctx_opt_uint(ctx, "--lat-size", 8);
-	t->iters = ctx_opt_uint(ctx, "--iters", 0);
-	t->duration_s = ctx_opt_uint(ctx, "--duration", 1);
+	t->port = ctx_opt_uint(ctx, O_PORT, PP_DEFAULT_PORT);
+	t->size = ctx_opt_uint(ctx, O_SIZE, 65536);
+	t->lat_size = ctx_opt_uint(ctx, O_LAT_SIZE, 8);
+	t->iters = ctx_opt_uint(ctx, O_ITERS, 0);
+	t->duration_s = ctx_opt_uint(ctx, O_DURATION, 1);
 	t->tests = T_ALL;
 	t->gid_index = -1;
-	v = ctx_opt(ctx, "--tests");
+	v = ctx_opt(ctx, O_TESTS);
 	if (v && v->set)
 		t->tests = parse_tests(v->str);
-	v = ctx_opt(ctx, "--gid-index");
+	v = ctx_opt(ctx, O_GID_INDEX);
 	if (v && v->set && strcmp(v->str, "auto")) {
 		unsigned long long g;
 
@@ -150,7 +150,7 @@ static int parse_test_opts(struct cmd_ctx *ctx, struct tester *t)
 		}
 		t->gid_index = (int)g;
 	}
-	v = ctx_opt(ctx, "--dev");
+	v = ctx_opt(ctx, O_DEV);
 	if (v && v->set && t->dev_arg) {
 		usage_error("--dev: the device is already given as 'loopback %s'; give it once", t->dev_arg);
 		return -1;
@@ -161,10 +161,10 @@ static int parse_test_opts(struct cmd_ctx *ctx, struct tester *t)
 		t->dev_arg = dp.dev;
 		t->dev_port = dp.port ? dp.port : 1;
 	}
-	if (parse_double_opt(ctx, "--expect-bw", 100000, &t->expect_bw) ||
-	    parse_double_opt(ctx, "--expect-lat", 10000000, &t->expect_lat))
+	if (parse_double_opt(ctx, O_EXPECT_BW, 100000, &t->expect_bw) ||
+	    parse_double_opt(ctx, O_EXPECT_LAT, 10000000, &t->expect_lat))
 		return -1;
-	t->timeout_s = ctx_opt_uint(ctx, "--timeout", 0);
+	t->timeout_s = ctx_opt_uint(ctx, O_TIMEOUT, 0);
 	t->run_deadline = t->timeout_s ? pp_now_ms() + (int64_t)t->timeout_s * 1000 : INT64_MAX;
 	return 0;
 }
@@ -191,7 +191,7 @@ static int path_test(struct cmd_ctx *ctx)
 	t.no_rdma = !path_host_has_rdma_device();
 	if (t.peer)
 		out_set_host(local_host_name());
-	rc = many ? test_many_peers(&t, &pl, (unsigned)ctx_opt_uint(ctx, "--parallel", 1)) : test_one_peer(&t);
+	rc = many ? test_many_peers(&t, &pl, (unsigned)ctx_opt_uint(ctx, O_PARALLEL, 1)) : test_one_peer(&t);
 	peers_free(&pl);
 	return rc;
 }
@@ -199,36 +199,36 @@ static int path_test(struct cmd_ctx *ctx)
 /* ------------------------------------------------------------------ tables */
 
 #define OPT_GID \
-	{ .name = "--gid-index", .kind = OPT_STR, .metavar = "N|auto", \
+	{ .id = O_GID_INDEX, .kind = OPT_STR, .metavar = "N|auto", \
 	  .help = "GID index to use (default: the RoCE v2 GID of the address)" }
 
 static const struct cmd_opt test_opts[] = {
 	OPT_PORT,
-	{ .name = "--peers", .kind = OPT_STR, .metavar = "FILE",
+	{ .id = O_PEERS, .kind = OPT_STR, .metavar = "FILE",
 	  .help = "test every peer listed in FILE (one IP address per line, # comments; - for stdin)",
 	  .complete = COMPLETE_FILE },
-	{ .name = "--parallel", .kind = OPT_UINT, .metavar = "N",
+	{ .id = O_PARALLEL, .kind = OPT_UINT, .metavar = "N",
 	  .help = "peers tested at once (default 1: bandwidth figures not shared)", .min = 1,
 	  .max = PATH_PARALLEL_MAX },
-	{ .name = "--dev", .kind = OPT_STR, .metavar = "DEV[/PORT]",
+	{ .id = O_DEV, .kind = OPT_STR, .metavar = "DEV[/PORT]",
 	  .help = "local RDMA device and port (default: the route's)", .complete = COMPLETE_DEV_PORT },
 	OPT_GID,
-	{ .name = "--tests", .kind = OPT_LIST, .metavar = "LIST", .help = "stages to run (default all)",
+	{ .id = O_TESTS, .kind = OPT_LIST, .metavar = "LIST", .help = "stages to run (default all)",
 	  .choices = test_choices },
-	{ .name = "--size", .kind = OPT_UINT, .metavar = "BYTES",
+	{ .id = O_SIZE, .kind = OPT_UINT, .metavar = "BYTES",
 	  .help = "message size of the bandwidth tests (default 65536)", .min = 1, .max = PP_MAX_SIZE },
-	{ .name = "--lat-size", .kind = OPT_UINT, .metavar = "BYTES",
+	{ .id = O_LAT_SIZE, .kind = OPT_UINT, .metavar = "BYTES",
 	  .help = "message size of the latency test (default 8)", .min = 1, .max = 4096 },
-	{ .name = "--iters", .kind = OPT_UINT, .metavar = "N",
+	{ .id = O_ITERS, .kind = OPT_UINT, .metavar = "N",
 	  .help = "messages per test (default: 1000 round trips within 3 s for latency, --duration for bandwidth)",
 	  .min = 1, .max = 100000000 },
-	{ .name = "--duration", .kind = OPT_UINT, .metavar = "S", .help = "seconds per bandwidth test (default 1)",
+	{ .id = O_DURATION, .kind = OPT_UINT, .metavar = "S", .help = "seconds per bandwidth test (default 1)",
 	  .min = 1, .max = 600 },
-	{ .name = "--timeout", .kind = OPT_UINT, .metavar = "S",
+	{ .id = O_TIMEOUT, .kind = OPT_UINT, .metavar = "S",
 	  .help = "bound on the whole run (default: each stage's own bound)", .min = 1, .max = 3600 },
-	{ .name = "--expect-bw", .kind = OPT_STR, .metavar = "GBPS",
+	{ .id = O_EXPECT_BW, .kind = OPT_STR, .metavar = "GBPS",
 	  .help = "fail a bandwidth stage below this many Gb/s" },
-	{ .name = "--expect-lat", .kind = OPT_STR, .metavar = "US",
+	{ .id = O_EXPECT_LAT, .kind = OPT_STR, .metavar = "US",
 	  .help = "fail the latency stage when p50 is above this many microseconds" },
 	{ 0 },
 };

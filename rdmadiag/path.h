@@ -23,7 +23,7 @@ enum pq_poll_mode path_poll_mode(enum pq_poll_mode dflt);
 bool path_host_has_rdma_device(void);
 
 #define OPT_PORT \
-	{ .name = "--port", .kind = OPT_UINT, .metavar = "N", \
+	{ .id = O_PORT, .kind = OPT_UINT, .metavar = "N", \
 	  .help = "TCP port of the control channel (default 4792)", .min = 1, .max = 65535 }
 
 /* path_serve.c */

@@ -261,19 +261,19 @@ int path_serve(struct cmd_ctx *ctx)
 	static struct dev_port dp;
 	int rc;
 
-	sv.port = ctx_opt_uint(ctx, "--port", PP_DEFAULT_PORT);
-	sv.max_sessions = ctx_opt_uint(ctx, "--max-sessions", 4);
-	sv.idle_ms = ctx_opt_uint(ctx, "--idle-timeout", 30) * 1000;
-	sv.once = ctx_opt(ctx, "--once")->set;
-	sv.bind = ctx_opt(ctx, "--bind")->set ? ctx_opt_str(ctx, "--bind", NULL) : NULL;
-	v = ctx_opt(ctx, "--dev");
+	sv.port = ctx_opt_uint(ctx, O_PORT, PP_DEFAULT_PORT);
+	sv.max_sessions = ctx_opt_uint(ctx, O_MAX_SESSIONS, 4);
+	sv.idle_ms = ctx_opt_uint(ctx, O_IDLE_TIMEOUT, 30) * 1000;
+	sv.once = ctx_opt(ctx, O_ONCE)->set;
+	sv.bind = ctx_opt(ctx, O_BIND)->set ? ctx_opt_str(ctx, O_BIND, NULL) : NULL;
+	v = ctx_opt(ctx, O_DEV);
 	if (v->set) {
 		if (parse_dev_port(v->str, &dp))
 			return EXIT_USAGE;
 		sv.dev = dp.dev;
 		sv.dev_port = dp.port ? dp.port : 1;
 	}
-	v = ctx_opt(ctx, "--gid-index");
+	v = ctx_opt(ctx, O_GID_INDEX);
 	if (v->set)
 		sv.gid_index = (int)v->num;
 	if (sv.bind && !bind_addr_ok(sv.bind))
@@ -299,16 +299,16 @@ int path_serve(struct cmd_ctx *ctx)
 
 const struct cmd_opt path_serve_opts[] = {
 	OPT_PORT,
-	{ .name = "--bind", .kind = OPT_STR, .metavar = "ADDR",
+	{ .id = O_BIND, .kind = OPT_STR, .metavar = "ADDR",
 	  .help = "local address to listen on (default: every IPv4 and IPv6 address)", .complete = COMPLETE_HOST },
-	{ .name = "--once", .kind = OPT_FLAG, .help = "exit after one session; exit status is the session's" },
-	{ .name = "--max-sessions", .kind = OPT_UINT, .metavar = "N",
+	{ .id = O_ONCE, .kind = OPT_FLAG, .help = "exit after one session; exit status is the session's" },
+	{ .id = O_MAX_SESSIONS, .kind = OPT_UINT, .metavar = "N",
 	  .help = "sessions at once, more are refused (default 4)", .min = 1, .max = MAX_SESSIONS },
-	{ .name = "--idle-timeout", .kind = OPT_UINT, .metavar = "S",
+	{ .id = O_IDLE_TIMEOUT, .kind = OPT_UINT, .metavar = "S",
 	  .help = "end a session silent for this long (default 30)", .min = 1, .max = 3600 },
-	{ .name = "--dev", .kind = OPT_STR, .metavar = "DEV[/PORT]",
+	{ .id = O_DEV, .kind = OPT_STR, .metavar = "DEV[/PORT]",
 	  .help = "device to answer on (default: the one owning the address reached)", .complete = COMPLETE_DEV_PORT },
-	{ .name = "--gid-index", .kind = OPT_UINT, .metavar = "N",
+	{ .id = O_GID_INDEX, .kind = OPT_UINT, .metavar = "N",
 	  .help = "GID index to use (default: the RoCE v2 GID of the address reached)", .max = 255 },
 	{ 0 },
 };

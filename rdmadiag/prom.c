@@ -11,7 +11,7 @@ const char *const out_format_choices[] = { "text", "json", "prometheus", "openme
 
 int out_format_get(const struct cmd_ctx *ctx, enum out_format *fmt)
 {
-	const struct opt_value *v = ctx_opt(ctx, "--format");
+	const struct opt_value *v = ctx_opt(ctx, O_FORMAT);
 
 	*fmt = g_opts.json ? FMT_JSON : FMT_TEXT;
 	if (!v || !v->set)

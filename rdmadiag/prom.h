@@ -32,7 +32,7 @@ enum out_format { FMT_TEXT, FMT_JSON, FMT_PROMETHEUS, FMT_OPENMETRICS };
 
 extern const char *const out_format_choices[];	/* "text", "json", "prometheus", "openmetrics" */
 #define OUT_FORMAT_OPT \
-	{ .name = "--format", .kind = OPT_CHOICE, .metavar = "FMT", \
+	{ .id = O_FORMAT, .kind = OPT_CHOICE, .metavar = "FMT", \
 	  .help = "output format; prometheus is for node_exporter's textfile collector", \
 	  .choices = out_format_choices }
 

@@ -564,14 +564,14 @@ static int qp_watch(struct cmd_ctx *ctx)
 	struct res_query q;
 	struct watch w = { .q = &q };
 	struct devwatch dw;
-	const struct opt_value *count = ctx_opt(ctx, "--count");
-	const struct opt_value *stable = ctx_opt(ctx, "--until-stable");
-	double interval = ctx_opt_dbl(ctx, "--interval", 1.0);
+	const struct opt_value *count = ctx_opt(ctx, O_COUNT);
+	const struct opt_value *stable = ctx_opt(ctx, O_UNTIL_STABLE);
+	double interval = ctx_opt_dbl(ctx, O_INTERVAL, 1.0);
 	int rc;
 
 	if (res_query_parse(ctx, qp_keys, &q))
 		return EXIT_USAGE;
-	w.stuck = ctx_opt_dbl(ctx, "--stuck", 5.0);
+	w.stuck = ctx_opt_dbl(ctx, O_STUCK, 5.0);
 	rc = cmd_require(ctx);
 	if (!rc)
 		rc = res_query_check_port(&q);
@@ -608,14 +608,14 @@ static int qp_watch(struct cmd_ctx *ctx)
 }
 
 static const struct cmd_opt qp_watch_opts[] = {
-	{ .name = "--interval", .kind = OPT_SECONDS, .metavar = "S",
+	{ .id = O_INTERVAL, .kind = OPT_SECONDS, .metavar = "S",
 	  .help = "seconds between polls (default 1; fractions allowed)", .max = 3600 },
-	{ .name = "--count", .kind = OPT_UINT, .metavar = "N", .help = "stop after N polls", .min = 1, .max = 1000000 },
-	{ .name = "--stuck", .kind = OPT_DECIMAL, .metavar = "S",
+	{ .id = O_COUNT, .kind = OPT_UINT, .metavar = "N", .help = "stop after N polls", .min = 1, .max = 1000000 },
+	{ .id = O_STUCK, .kind = OPT_DECIMAL, .metavar = "S",
 	  .help = "flag a QP in INIT or RTR longer than S seconds (default 5)", .max = 86400 },
-	{ .name = "--until-stable", .kind = OPT_DECIMAL, .metavar = "S",
+	{ .id = O_UNTIL_STABLE, .kind = OPT_DECIMAL, .metavar = "S",
 	  .help = "stop once nothing changed for S seconds", .max = 86400 },
-	{ NULL },
+	{ 0 },
 };
 
 static const struct action qp_actions[] = {

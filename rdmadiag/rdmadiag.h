@@ -14,6 +14,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "opt_id.h"	/* enum opt_id */
 #include "output.h"	/* enum color_mode */
 
 #define RDMADIAG_VERSION "0.1.0"
@@ -68,7 +69,7 @@ enum complete_kind {
 };
 
 struct cmd_opt {
-	const char *name;		/* "--expect-mtu" */
+	enum opt_id id;			/* O_EXPECT_MTU; its name is opt_name() */
 	enum opt_kind kind;
 	const char *metavar;		/* "N"; NULL for flags */
 	const char *help;		/* one line */
@@ -76,6 +77,12 @@ struct cmd_opt {
 	unsigned long long min, max;	/* bounds for OPT_UINT */
 	enum complete_kind complete;	/* for OPT_STR / OPT_LIST values */
 };
+
+/* "--expect-mtu": how the command line spells the option of a table row. */
+static inline const char *opt_name(const struct cmd_opt *o)
+{
+	return opt_names[o->id];
+}
 
 /* Parsed value of one option; the array is parallel to action->opts. */
 struct opt_value {
@@ -141,7 +148,7 @@ struct action {
 	const char *summary;		/* one line for help */
 	int (*run)(struct cmd_ctx *ctx);
 	unsigned flags;
-	const struct cmd_opt *opts;	/* terminated by { .name = NULL } */
+	const struct cmd_opt *opts;	/* terminated by { 0 } (id O_NONE) */
 	enum complete_kind positional;
 	const struct cmd_word *words;	/* keywords it takes ("peer ADDR", "loopback"); or NULL */
 	const struct rfilter_key *filters; /* resource filters ("state rts"); or NULL */
@@ -191,13 +198,24 @@ int complete_main(int argc, char **argv);
 int tables_main(void);
 const struct object *object_find(const char *word, int *ambiguous);
 void print_top_help(void);
-int opt_index(const struct action *a, const char *name);
-const struct opt_value *ctx_opt(const struct cmd_ctx *ctx, const char *name);
+/* Where an action's table has an option (its index in a->opts and ctx->opt),
+ * -1 when it has none: opt_index() by id, for the code that asks whether an
+ * action takes an option; opt_index_name() by the name a command line spells,
+ * for the parser and completion, the one place names come from a user. */
+int opt_index(const struct action *a, enum opt_id id);
+int opt_index_name(const struct action *a, const char *name);
+/* The index of an option the code reads or sets for action a. An option a
+ * does not declare is a bug of the code, not of the command line: built with
+ * STRICT_OPT_LOOKUP (make SANITIZE=1, which the tests use) it aborts naming
+ * both, so the tests catch it; otherwise -1, and reads give "not given". */
+int opt_slot(const struct action *a, enum opt_id id);
+/* The parsed value of an option of the running action (see opt_slot()). */
+const struct opt_value *ctx_opt(const struct cmd_ctx *ctx, enum opt_id id);
 /* The number an OPT_UINT option was given, dflt when it was not. */
-unsigned long long ctx_opt_uint(const struct cmd_ctx *ctx, const char *name, unsigned long long dflt);
-/* The same for an OPT_DOUBLE's value and for the text of any option. */
-double ctx_opt_dbl(const struct cmd_ctx *ctx, const char *name, double dflt);
-const char *ctx_opt_str(const struct cmd_ctx *ctx, const char *name, const char *dflt);
+unsigned long long ctx_opt_uint(const struct cmd_ctx *ctx, enum opt_id id, unsigned long long dflt);
+/* The same for an OPT_DECIMAL/OPT_SECONDS value and for the text of any option. */
+double ctx_opt_dbl(const struct cmd_ctx *ctx, enum opt_id id, double dflt);
+const char *ctx_opt_str(const struct cmd_ctx *ctx, enum opt_id id, const char *dflt);
 /* "42": digits only (no sign, blank, hex) in [min, max]; 0 or -1. */
 int parse_uint(const char *s, unsigned long long min, unsigned long long max, unsigned long long *out);
 /* "1", "0.25", "2.": a plain non-negative decimal in [min, max]; 0 or -1. */

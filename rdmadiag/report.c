@@ -511,7 +511,7 @@ static const char *const merge_format_choices[] = { "text", "json", "svg", "html
 /* Like out_format_get() (prom.h), over report merge's own choices. */
 static int merge_format_get(const struct cmd_ctx *ctx, enum merge_format *fmt)
 {
-	const struct opt_value *v = ctx_opt(ctx, "--format");
+	const struct opt_value *v = ctx_opt(ctx, O_FORMAT);
 
 	*fmt = g_opts.json ? MF_JSON : MF_TEXT;
 	if (!v || !v->set)
@@ -573,7 +573,7 @@ static int report_merge(struct cmd_ctx *ctx)
 }
 
 static const struct cmd_opt merge_opts[] = {
-	{ .name = "--format", .kind = OPT_CHOICE, .metavar = "FMT",
+	{ .id = O_FORMAT, .kind = OPT_CHOICE, .metavar = "FMT",
 	  .help = "output format; svg and html draw the fleet as a heatmap", .choices = merge_format_choices },
 	{ 0 },
 };

@@ -555,8 +555,8 @@ static bool target_refused(const char *file)
 
 int system_snapshot(struct cmd_ctx *ctx)
 {
-	const struct opt_value *out = ctx_opt(ctx, "--output");
-	bool redact = ctx_opt(ctx, "--redact")->set;
+	const struct opt_value *out = ctx_opt(ctx, O_OUTPUT);
+	bool redact = ctx_opt(ctx, O_REDACT)->set;
 	struct child ch[N_SNAP_CMDS];
 	struct pack_result pr = { 0 };
 	char work[PATH_MAX], file[PATH_MAX];
@@ -566,12 +566,12 @@ int system_snapshot(struct cmd_ctx *ctx)
 		usage_error("system snapshot reads this host; it cannot run under --record, --replay or --snapshot");
 		return EXIT_USAGE;
 	}
-	if (out->set && ctx_opt(ctx, "-o")->set) {
+	if (out->set && ctx_opt(ctx, O_OUTPUT_SHORT)->set) {
 		usage_error("-o and --output are the same option: give the file once");
 		return EXIT_USAGE;
 	}
 	if (!out->set)
-		out = ctx_opt(ctx, "-o");
+		out = ctx_opt(ctx, O_OUTPUT_SHORT);
 	if (out->set)
 		snprintf(file, sizeof(file), "%s", out->str);
 	else
@@ -583,7 +583,7 @@ int system_snapshot(struct cmd_ctx *ctx)
 	/* Without --interval each command samples at its own default (counter
 	 * check 2 s, system check 1 s), so a plain replay prints what the plain
 	 * command printed live. */
-	n = run_commands(work, ctx_opt_str(ctx, "--interval", NULL), ch);
+	n = run_commands(work, ctx_opt_str(ctx, O_INTERVAL, NULL), ch);
 	rc = n < 0 ? EXIT_RUNTIME : 0;
 	if (!rc)
 		rc = snap_host_inventory(work);
@@ -600,13 +600,14 @@ int system_snapshot(struct cmd_ctx *ctx)
 }
 
 const struct cmd_opt system_snapshot_opts[] = {
-	{ .name = "--output", .kind = OPT_STR, .metavar = "FILE",
+	{ .id = O_OUTPUT, .kind = OPT_STR, .metavar = "FILE",
 	  .help = "where to write it (default rdmadiag-snapshot-HOST-TIME.tar here)", .complete = COMPLETE_FILE },
-	{ .name = "-o", .kind = OPT_STR, .metavar = "FILE", .help = "same as --output", .complete = COMPLETE_FILE },
-	{ .name = "--redact", .kind = OPT_FLAG,
+	{ .id = O_OUTPUT_SHORT, .kind = OPT_STR, .metavar = "FILE", .help = "same as --output",
+	  .complete = COMPLETE_FILE },
+	{ .id = O_REDACT, .kind = OPT_FLAG,
 	  .help = "replace addresses, GIDs, GUIDs, MACs and host names by placeholders" },
-	{ .name = "--interval", .kind = OPT_SECONDS, .metavar = "S",
+	{ .id = O_INTERVAL, .kind = OPT_SECONDS, .metavar = "S",
 	  .help = "seconds between the two samples of counter check and system check (default: their own, 2 and 1)",
 	  .max = 60 },
-	{ .name = NULL },
+	{ 0 },
 };

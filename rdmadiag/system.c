@@ -56,14 +56,14 @@ static int parse_args(const struct cmd_ctx *ctx, struct system_args *a)
 	struct dev_port sel;
 	int i = 0;
 
-	a->quick = ctx_opt(ctx, "--quick")->set;
-	a->strict = ctx_opt(ctx, "--strict")->set;
-	a->only = ctx_opt_str(ctx, "--only", NULL);
-	a->skip = ctx_opt_str(ctx, "--skip", NULL);
+	a->quick = ctx_opt(ctx, O_QUICK)->set;
+	a->strict = ctx_opt(ctx, O_STRICT)->set;
+	a->only = ctx_opt_str(ctx, O_ONLY, NULL);
+	a->skip = ctx_opt_str(ctx, O_SKIP, NULL);
 	if (check_only_skip_conflict(a->only, a->skip, system_ids))
 		return -1;
-	a->interval = ctx_opt_dbl(ctx, "--interval", 1.0);
-	a->interval_str = ctx_opt_str(ctx, "--interval", "1");
+	a->interval = ctx_opt_dbl(ctx, O_INTERVAL, 1.0);
+	a->interval_str = ctx_opt_str(ctx, O_INTERVAL, "1");
 	if (a->interval < INTERVAL_MIN_S) {	/* the dispatcher's bound (OPT_SECONDS): never met */
 		usage_error("--interval: '%s' is too short (at least 0.01 s)", a->interval_str);
 		return -1;
@@ -149,21 +149,21 @@ static int system_check(struct cmd_ctx *ctx)
 }
 
 static const struct cmd_opt check_opts[] = {
-	{ .name = "--quick", .kind = OPT_FLAG, .help = "skip the bandwidth stages of the peer tests" },
-	{ .name = "--strict", .kind = OPT_FLAG, .help = "warnings fail too (exit 1)" },
+	{ .id = O_QUICK, .kind = OPT_FLAG, .help = "skip the bandwidth stages of the peer tests" },
+	{ .id = O_STRICT, .kind = OPT_FLAG, .help = "warnings fail too (exit 1)" },
 	/* handed to each layer's command as the ids of its own checks */
-	{ .name = "--only", .kind = OPT_LIST, .metavar = "ID,...",
+	{ .id = O_ONLY, .kind = OPT_LIST, .metavar = "ID,...",
 	  .help = "run only these checks of the device, resource and counter layers", .choices = system_ids,
 	  .complete = COMPLETE_CHECK_ID },
-	{ .name = "--skip", .kind = OPT_LIST, .metavar = "ID,...",
+	{ .id = O_SKIP, .kind = OPT_LIST, .metavar = "ID,...",
 	  .help = "leave these checks of the device, resource and counter layers out", .choices = system_ids,
 	  .complete = COMPLETE_CHECK_ID },
-	{ .name = "--interval", .kind = OPT_SECONDS, .metavar = "S",
+	{ .id = O_INTERVAL, .kind = OPT_SECONDS, .metavar = "S",
 	  .help = "seconds between the two QP and counter samples (default 1)", .max = 60 },
 	/* handed to path test as they are: same names, kinds and bounds */
-	{ .name = "--port", .kind = OPT_UINT, .metavar = "N",
+	{ .id = O_PORT, .kind = OPT_UINT, .metavar = "N",
 	  .help = "TCP port of the peers' path serve (default 4792)", .min = 1, .max = 65535 },
-	{ .name = "--iters", .kind = OPT_UINT, .metavar = "N", .help = "messages per peer test (path test --iters)",
+	{ .id = O_ITERS, .kind = OPT_UINT, .metavar = "N", .help = "messages per peer test (path test --iters)",
 	  .min = 1, .max = 100000000 },
 	OUT_FORMAT_OPT,
 	{ 0 },

@@ -95,9 +95,12 @@ static void sub_ctx(struct cmd_ctx *c, const struct object *o, const char *actio
 	c->argv = argv;
 }
 
-static void sub_opt(struct cmd_ctx *c, const char *name, const char *value)
+/* Sets an option of the layer's command as the parser would have: a wrong
+ * id is caught as opt_slot() says (every layer's command declares those it
+ * is handed; a strict build aborts on one it does not). */
+static void sub_opt(struct cmd_ctx *c, enum opt_id id, const char *value)
 {
-	int i = opt_index(c->action, name);
+	int i = opt_slot(c->action, id);
 
 	if (i >= 0) {
 		c->opt[i].set = true;
@@ -106,10 +109,10 @@ static void sub_opt(struct cmd_ctx *c, const char *name, const char *value)
 }
 
 /* An option of this action handed on as it was given (same name, same kind). */
-static void sub_opt_same(struct cmd_ctx *c, const struct cmd_ctx *from, const char *name)
+static void sub_opt_same(struct cmd_ctx *c, const struct cmd_ctx *from, enum opt_id id)
 {
-	const struct opt_value *v = ctx_opt(from, name);
-	int i = opt_index(c->action, name);
+	const struct opt_value *v = ctx_opt(from, id);
+	int i = opt_slot(c->action, id);
 
 	if (i >= 0 && v->set)
 		c->opt[i] = *v;
@@ -182,7 +185,7 @@ const char *system_ids[MAX_IDS + 1];
 static const char *const *skip_choices(const struct object *o, const char *action)
 {
 	const struct action *a = action_of(o, action);
-	int i = a ? opt_index(a, "--skip") : -1;
+	int i = a ? opt_index(a, O_SKIP) : -1;
 
 	return i >= 0 ? a->opts[i].choices : NULL;
 }
@@ -225,7 +228,7 @@ static int layer_selection(const struct system_run *s, struct layer *l, const ch
 	}
 	if (!selected)
 		snprintf(l->note, sizeof(l->note), "not run: %s leave%s none of its checks",
-			 s->args->only ? "--only" : "--skip", s->args->only ? "s" : "");
+			 opt_names[s->args->only ? O_ONLY : O_SKIP], s->args->only ? "s" : "");
 	return selected;
 }
 
@@ -294,7 +297,7 @@ static int run_device_layer(struct system_run *s)
 		skip_also(skip, topology_ids);
 	sub_ctx(&c, &obj_link, "check", dev_words(s->args, words), words);
 	if (skip[0])
-		sub_opt(&c, "--skip", skip);
+		sub_opt(&c, O_SKIP, skip);
 	sub_begin(s, "link_check", l);
 	run_engine(s, l, &c);
 	sub_end(s->prom);
@@ -316,7 +319,7 @@ static int run_topology_layer(struct system_run *s)
 		return EXIT_OK;
 	skip_also(skip, device_ids);
 	sub_ctx(&c, &obj_link, "check", dev_words(s->args, words), words);
-	sub_opt(&c, "--skip", skip);
+	sub_opt(&c, O_SKIP, skip);
 	sub_begin(s, "topology_check", l);
 	run_engine(s, l, &c);
 	sub_end(s->prom);
@@ -333,9 +336,9 @@ static int run_counter_layer(struct system_run *s)
 	if (!layer_selection(s, l, counter_ids, skip))
 		return EXIT_OK;
 	sub_ctx(&c, &obj_counter, "check", dev_words(s->args, words), words);
-	sub_opt(&c, "--interval", s->args->interval_str);
+	sub_opt(&c, O_INTERVAL, s->args->interval_str);
 	if (skip[0])
-		sub_opt(&c, "--skip", skip);
+		sub_opt(&c, O_SKIP, skip);
 	sub_begin(s, "counter_check", l);
 	run_engine(s, l, &c);
 	sub_end(s->prom);
@@ -459,11 +462,11 @@ static void run_peer(struct system_run *s, const char *peer)
 	add_layer(s, L_PERFORMANCE, peer);
 	sub_ctx(&c, &obj_path, "test", 2, words);
 	if (s->args->quick)
-		sub_opt(&c, "--tests", "lat,ud,mtu,counters");	/* everything but bandwidth */
+		sub_opt(&c, O_TESTS, "lat,ud,mtu,counters");	/* everything but bandwidth */
 	if (s->args->dev_word)
-		sub_opt(&c, "--dev", s->args->dev_word);
-	sub_opt_same(&c, s->ctx, "--port");
-	sub_opt_same(&c, s->ctx, "--iters");
+		sub_opt(&c, O_DEV, s->args->dev_word);
+	sub_opt_same(&c, s->ctx, O_PORT);
+	sub_opt_same(&c, s->ctx, O_ITERS);
 	sub_begin(s, NULL, l);
 	if (out_is_json())
 		out_str(&peer_field, peer);

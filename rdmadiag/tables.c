@@ -50,7 +50,7 @@ static const char *kind_name(const char *const *names, size_t n, unsigned k)
 static void dump_opt(const struct cmd_opt *o)
 {
 	printf("{\"name\":");
-	json_str(o->name);
+	json_str(opt_name(o));
 	printf(",\"kind\":\"%s\",\"metavar\":", KIND_NAME(opt_kind_names, o->kind));
 	json_str(o->metavar);
 	printf(",\"help\":");
@@ -100,7 +100,7 @@ static void dump_action(const struct action *a)
 	form_each_keyword(&f, "", dump_keyword, &d);
 	putchar(']');
 	printf(",\"options\":[");
-	for (const struct cmd_opt *o = a->opts; o && o->name; o++) {
+	for (const struct cmd_opt *o = a->opts; o && o->id; o++) {
 		if (o != a->opts)
 			putchar(',');
 		dump_opt(o);

@@ -181,14 +181,19 @@ bats_require_minimum_version 1.5.0
 	assert_output --partial "unknown action 'l'"
 }
 
-@test "every option name the code looks up is in an option table (a typo would read as not given)" {
+@test "every option name the code spells in a string is in an option table (messages, built command lines, opt_id.h)" {
 	rd __tables >"$BATS_TEST_TMPDIR/tables.json"
 	run "$BATS_TEST_DIRNAME/../tools/option-names.py" "$BATS_TEST_TMPDIR/tables.json" \
 		"$BATS_TEST_DIRNAME"/../../rdmadiag/*.[ch]
 	assert_success
 	assert_output ''
-	sed 's/"--count"/"--cuont"/' "$BATS_TEST_DIRNAME/../../rdmadiag/qp.c" >"$BATS_TEST_TMPDIR/qp.c"
-	run "$BATS_TEST_DIRNAME/../tools/option-names.py" "$BATS_TEST_TMPDIR/tables.json" "$BATS_TEST_TMPDIR/qp.c"
+	# a misspelt option in a message, and a name in opt_id.h that no table declares
+	sed 's/"--gid-index: /"--gid-idx: /' "$BATS_TEST_DIRNAME/../../rdmadiag/path.c" >"$BATS_TEST_TMPDIR/path.c"
+	sed 's/"--count"/"--cuont"/' "$BATS_TEST_DIRNAME/../../rdmadiag/opt_id.h" >"$BATS_TEST_TMPDIR/opt_id.h"
+	run "$BATS_TEST_DIRNAME/../tools/option-names.py" "$BATS_TEST_TMPDIR/tables.json" \
+		"$BATS_TEST_TMPDIR/path.c" "$BATS_TEST_TMPDIR/opt_id.h"
 	assert_failure 1
+	assert_output --partial 'path.c:'
+	assert_output --partial '"--gid-idx" is no option of any table'
 	assert_output --partial '"--cuont" is no option of any table'
 }

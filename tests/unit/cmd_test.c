@@ -2,9 +2,12 @@
 /*
  * The dispatcher against a table of test objects (this file's all_objects
  * replaces the real one at link time): prefixes, ambiguity, option kinds,
- * bounds, repeated options, positional words, DEV/PORT.
+ * bounds, repeated options, positional words, DEV/PORT. Its options are real
+ * ids (opt_id.h) in a table of their own kinds.
  */
+#include <signal.h>
 #include <stdlib.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "../../rdmadiag/output.h"
@@ -23,12 +26,12 @@ static int record(struct cmd_ctx *ctx)
 
 static const char *const colors[] = { "red", "green", NULL };
 static const struct cmd_opt opts[] = {
-	{ .name = "--count", .kind = OPT_UINT, .metavar = "N", .help = "how many", .min = 1, .max = 100 },
-	{ .name = "--color-of", .kind = OPT_CHOICE, .metavar = "C", .help = "a colour", .choices = colors },
-	{ .name = "--only", .kind = OPT_LIST, .metavar = "IDS", .help = "some colours", .choices = colors },
-	{ .name = "--name", .kind = OPT_STR, .metavar = "S", .help = "a name" },
-	{ .name = "--strict", .kind = OPT_FLAG, .help = "be strict" },
-	{ NULL },
+	{ .id = O_COUNT, .kind = OPT_UINT, .metavar = "N", .help = "how many", .min = 1, .max = 100 },
+	{ .id = O_FORMAT, .kind = OPT_CHOICE, .metavar = "C", .help = "a colour", .choices = colors },
+	{ .id = O_ONLY, .kind = OPT_LIST, .metavar = "IDS", .help = "some colours", .choices = colors },
+	{ .id = O_BIND, .kind = OPT_STR, .metavar = "S", .help = "a name" },
+	{ .id = O_STRICT, .kind = OPT_FLAG, .help = "be strict" },
+	{ 0 },
 };
 static const struct action alpha_actions[] = {
 	{ .name = "show", .synopsis = "[X]", .summary = "show", .run = record, .opts = opts },
@@ -57,9 +60,30 @@ static int run(const char *line)
 	return cmd_dispatch(argc, argv);
 }
 
-static const struct opt_value *opt(const char *name)
+static const struct opt_value *opt(enum opt_id id)
 {
-	return ctx_opt(&last, name);
+	return ctx_opt(&last, id);
+}
+
+/* Reads an option the last action does not declare, in a child: true when
+ * that ends as the build promises (an abort with STRICT_OPT_LOOKUP, else
+ * "not given"). */
+static bool undeclared_read_caught(FILE *tap)
+{
+	int status;
+	pid_t pid;
+
+	fflush(tap);
+	pid = fork();
+	if (pid == 0)
+		_exit(opt(O_PEERS)->set ? 1 : 0);
+	if (pid < 0 || waitpid(pid, &status, 0) != pid)
+		return false;
+#ifdef STRICT_OPT_LOOKUP
+	return WIFSIGNALED(status) && WTERMSIG(status) == SIGABRT;
+#else
+	return WIFEXITED(status) && WEXITSTATUS(status) == 0;
+#endif
 }
 
 int main(void)
@@ -84,10 +108,10 @@ int main(void)
 	ok(run("alpha sh") == EXIT_USAGE && runs == 0, "an ambiguous action prefix exits 2");
 	ok(run("alpha") == 0 && last.action == &alpha_actions[0], "no action runs the first one");
 	ok(run("gamma") == EXIT_USAGE, "an unknown object exits 2");
-	ok(run("alpha show --count 7 x") == 0 && opt("--count")->num == 7 && last.argc == 1 &&
+	ok(run("alpha show --count 7 x") == 0 && opt(O_COUNT)->num == 7 && last.argc == 1 &&
 		   !strcmp(last.argv[0], "x"),
 	   "a number option and a positional word");
-	ok(run("alpha show --count=100") == 0 && opt("--count")->num == 100, "--opt=value form, upper bound");
+	ok(run("alpha show --count=100") == 0 && opt(O_COUNT)->num == 100, "--opt=value form, upper bound");
 	ok(run("alpha show --count 101") == EXIT_USAGE, "above the bound exits 2");
 	ok(run("alpha show --count 0") == EXIT_USAGE, "below the bound exits 2");
 	ok(run("alpha show --count -5") == EXIT_USAGE, "a negative number exits 2");
@@ -95,13 +119,13 @@ int main(void)
 	ok(run("alpha show --count 99999999999999999999999") == EXIT_USAGE, "overflow exits 2");
 	ok(run("alpha show --count") == EXIT_USAGE, "a missing value exits 2");
 	ok(run("alpha show --count 1 --count 2") == EXIT_USAGE, "an option given twice exits 2");
-	ok(run("alpha show --cou 3") == 0 && opt("--count")->num == 3, "unique prefixes of options");
-	ok(run("alpha show --color-of green") == 0 && !strcmp(opt("--color-of")->str, "green"), "a choice");
-	ok(run("alpha show --color-of blue") == EXIT_USAGE, "a value outside the choices exits 2");
-	ok(run("alpha show --only red,green") == 0 && opt("--only")->set, "a list of choices");
+	ok(run("alpha show --cou 3") == 0 && opt(O_COUNT)->num == 3, "unique prefixes of options");
+	ok(run("alpha show --format green") == 0 && !strcmp(opt(O_FORMAT)->str, "green"), "a choice");
+	ok(run("alpha show --format blue") == EXIT_USAGE, "a value outside the choices exits 2");
+	ok(run("alpha show --only red,green") == 0 && opt(O_ONLY)->set, "a list of choices");
 	ok(run("alpha show --only red,,blue") == EXIT_USAGE, "a list with an unknown item exits 2");
 	ok(run("alpha show --only ,") == EXIT_USAGE, "an empty list exits 2");
-	ok(run("alpha show --strict") == 0 && opt("--strict")->set, "a flag");
+	ok(run("alpha show --strict") == 0 && opt(O_STRICT)->set, "a flag");
 	ok(run("alpha show --strict=yes") == EXIT_USAGE, "a flag with a value exits 2");
 	ok(run("alpha show --nope") == EXIT_USAGE, "an unknown option exits 2");
 	ok(run("alpha show -z") == EXIT_USAGE, "a short option after the action exits 2");
@@ -117,7 +141,18 @@ int main(void)
 	ok(run("help alpha frob") == EXIT_USAGE, "help of an unknown action exits 2");
 	ok(run("help alpha show x") == EXIT_USAGE && runs == 0, "help OBJECT ACTION takes nothing more");
 	ok(run("alpha show -count 1") == EXIT_USAGE && runs == 0, "a long option with one dash exits 2");
-	ok(!opt("--unknown-name")->set, "asking for an option the action lacks is harmless");
+	ok(run("alpha show --bind x") == 0 && !strcmp(opt(O_BIND)->str, "x"), "a string");
+	ok(opt_index(last.action, O_PEERS) < 0 && opt_index_name(last.action, "--peers") < 0,
+	   "an option the action lacks has no index, by id or by name");
+	ok(opt_index(last.action, O_STRICT) == 4 && opt_index_name(last.action, "--strict") == 4,
+	   "the parser's name of a row is the name of its id");
+	ok(undeclared_read_caught(tap), "reading an option the action lacks %s",
+#ifdef STRICT_OPT_LOOKUP
+	   "aborts (STRICT_OPT_LOOKUP)"
+#else
+	   "reads as not given"
+#endif
+	);
 
 	ok(parse_dev_port("mlx5_0/1", &dp) == 0 && !strcmp(dp.dev, "mlx5_0") && dp.port == 1, "DEV/PORT");
 	ok(parse_dev_port("rxe0", &dp) == 0 && dp.port == 0, "DEV alone means every port");

@@ -22,16 +22,16 @@ static const char *const layers[] = { "ethernet", "infiniband", NULL };
 static const char *const formats[] = { "text", "prometheus", NULL };
 
 static const struct cmd_opt check_opts[] = {
-	{ .name = "--list", .kind = OPT_FLAG, .help = "list the checks" },
-	{ .name = "--only", .kind = OPT_LIST, .metavar = "ID,...", .help = "run only these", .choices = ids,
+	{ .id = O_LIST, .kind = OPT_FLAG, .help = "list the checks" },
+	{ .id = O_ONLY, .kind = OPT_LIST, .metavar = "ID,...", .help = "run only these", .choices = ids,
 	  .complete = COMPLETE_CHECK_ID },
-	{ .name = "--skip", .kind = OPT_LIST, .metavar = "ID,...", .help = "skip these", .choices = ids,
+	{ .id = O_SKIP, .kind = OPT_LIST, .metavar = "ID,...", .help = "skip these", .choices = ids,
 	  .complete = COMPLETE_CHECK_ID },
-	{ .name = "--expect-mtu", .kind = OPT_UINT, .metavar = "N", .help = "expected MTU", .min = 256, .max = 9216 },
-	{ .name = "--expect-link-layer", .kind = OPT_CHOICE, .metavar = "L", .help = "link layer", .choices = layers },
-	{ .name = "--format", .kind = OPT_CHOICE, .metavar = "F", .help = "format", .choices = formats },
-	{ .name = "--save", .kind = OPT_STR, .metavar = "FILE", .help = "save", .complete = COMPLETE_FILE },
-	{ NULL },
+	{ .id = O_EXPECT_MTU, .kind = OPT_UINT, .metavar = "N", .help = "expected MTU", .min = 256, .max = 9216 },
+	{ .id = O_EXPECT_LINK_LAYER, .kind = OPT_CHOICE, .metavar = "L", .help = "link layer", .choices = layers },
+	{ .id = O_FORMAT, .kind = OPT_CHOICE, .metavar = "F", .help = "format", .choices = formats },
+	{ .id = O_PEERS, .kind = OPT_STR, .metavar = "FILE", .help = "a file", .complete = COMPLETE_FILE },
+	{ 0 },
 };
 
 static const struct rfilter_key qp_keys[] = {
@@ -117,7 +117,7 @@ int main(void)
 	       "choices of an OPT_CHOICE");
 	is_str(complete("3", W("link", "check", "--format=p")), "--format=prometheus\n", "choice in = form");
 	is_str(complete("4", W("link", "check", "--expect-mtu", "")), "", "no guess for a number");
-	is_str(complete("4", W("link", "check", "--save", "")), ":file\n", "file names left to the shell");
+	is_str(complete("4", W("link", "check", "--peers", "")), ":file\n", "file names left to the shell");
 	is_str(complete("5", W("link", "check", "--expect-mtu", "9000", "rxe")), "rxe0\nrxe0/1\n",
 	       "positional after an option with its value: DEV/PORT");
 	is_str(complete("3", W("link", "show", "s")), "state\n", "filter keyword");
@@ -143,7 +143,7 @@ int main(void)
 	is_str(complete("2", W("--record", "")), ":dir\n", "directory after --record");
 	is_str(complete("2", W("--snapshot", "")), ":file\n", "a file after --snapshot");
 	is_str(complete("3", W("link", "check", "--")), "--list\n--only\n--skip\n--expect-mtu\n"
-	       "--expect-link-layer\n--format\n--save\n--help\n", "every option of the action");
+	       "--expect-link-layer\n--format\n--peers\n--help\n", "every option of the action");
 	is_str(complete("2", W("link", "--")), "--help\n", "options of the default action at the action slot");
 	is_str(complete("3", W("nosuch", "show", "")), "", "unknown object: nothing");
 	is_str(complete("9", W("link")), "show\ncheck\ntest\nhelp\n", "CWORD past the end completes a new word");
