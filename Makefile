@@ -43,7 +43,7 @@ say = @echo "  $(1)	$@"
 endif
 
 # The source folders, lowest layer first (README.md, "Layout").
-LOWER_DIRS := util host netlink verbs path
+LOWER_DIRS := util host netlink verbs path snapshot
 SRC_DIRS := $(LOWER_DIRS) rdmadiag
 # Everything but main.c goes into a static library the unit tests link too.
 LIB_SRCS := $(wildcard $(LOWER_DIRS:=/*.c)) $(filter-out rdmadiag/main.c,$(wildcard rdmadiag/*.c))
@@ -100,7 +100,7 @@ tests/helpers/path_probe: tests/helpers/path_probe.c $(LIB) $(FLAGS_FILE)
 unit: $(UNIT_BINS)
 
 # The lower layers link without the front end (issue #22): every object of
-# util/, host/, netlink/, verbs/ and path/, with a main of their own and NO
+# util/, host/, netlink/, verbs/, path/ and snapshot/, with a main of their own and NO
 # object of rdmadiag/, named one by one and not through the archive, so that
 # a call back up into the front end is an undefined symbol and `make unit` fails.
 LOWER_OBJS := $(patsubst %.c,%.o,$(wildcard $(LOWER_DIRS:=/*.c)))

@@ -7,7 +7,9 @@
 
 #include "../host/source.h"
 #include "../netlink/nl.h"
+#include "../snapshot/snapshot.h"
 #include "lower_err.h"
+#include "output.h"
 #include "rdmadiag.h"
 
 static bool gap_told;
@@ -98,28 +100,49 @@ void lower_layers_setup(void)
 	nl_on_open_error(open_failed);
 }
 
-int source_start(const char *record_dir, const char *replay_dir)
+static void source_report(const char *record_dir, const char *replay_dir, const struct source_error *e)
 {
 	const char *dir = replay_dir ? replay_dir : record_dir;
-	struct source_error e;
 	char what[PATH_MAX + 64];
 
-	if (!source_init(record_dir, replay_dir, &e))
-		return 0;
-	switch (e.kind) {
+	switch (e->kind) {
 	case SOURCE_DIR_TOO_LONG:
 		report_error("the recording directory's path is too long", NULL,
 			     "use a shorter path for --record or --replay");
 		break;
 	case SOURCE_REPLAY_UNUSABLE:
-		snprintf(what, sizeof(what), "cannot replay '%s': %s", dir, e.why);
+		snprintf(what, sizeof(what), "cannot replay '%s': %s", dir, e->why);
 		report_error(what, "--replay and RDMADIAG_REPLAY name a fixture directory made by --record",
 			     "check the path, or record one with: rdmadiag --record DIR COMMAND");
 		break;
 	case SOURCE_RECORD_MKDIR:
-		snprintf(what, sizeof(what), "cannot create record directory '%s': %s", dir, strerror(-e.err));
+		snprintf(what, sizeof(what), "cannot create record directory '%s': %s", dir, strerror(-e->err));
 		report_error(what, NULL, "choose a writable directory for --record");
 		break;
 	}
+}
+
+int source_start(const char *record_dir, const char *replay_dir)
+{
+	struct source_error e;
+
+	if (!source_init(record_dir, replay_dir, &e))
+		return 0;
+	source_report(record_dir, replay_dir, &e);
 	return -1;
+}
+
+void report_snap_error(const struct snap_error *e)
+{
+	if (e->source_failed)
+		source_report(e->source_dir, NULL, &e->source);
+	if (e->what[0])
+		report_error(e->what, e->why[0] ? e->why : NULL, e->next[0] ? e->next : NULL);
+}
+
+const struct snap_tool *snap_tool(void)
+{
+	static const struct snap_tool tool = { .version = RDMADIAG_VERSION, .output_schema = OUTPUT_SCHEMA };
+
+	return &tool;
 }

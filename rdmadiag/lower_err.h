@@ -40,4 +40,12 @@ const char *replay_gap_hint(void);
 /* --record / --replay: source_init(), saying why it refused; 0 or -1. */
 int source_start(const char *record_dir, const char *replay_dir);
 
+/* The snapshot code's failure (snapshot/snapshot.h) said: the recording's
+ * refusal first when there was one, then what, why and next, if what is set. */
+struct snap_error;
+void report_snap_error(const struct snap_error *e);
+/* This rdmadiag, as the snapshot code writes it into a MANIFEST. */
+struct snap_tool;
+const struct snap_tool *snap_tool(void);
+
 #endif

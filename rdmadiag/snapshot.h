@@ -14,7 +14,9 @@
 
 #include "rdmadiag.h"
 
-#define SNAPSHOT_SCHEMA 1
+/* What the code below the front end does (MANIFEST, packing, redaction, the
+ * host inventory, unpacking) is in snapshot/ (snapshot/snapshot.h); here
+ * are the replay front (snapshot_replay.c) and the command (system_snapshot.c). */
 
 /* --snapshot FILE for the command in argv: checks and unpacks FILE, sets
  * *replay_dir to the recording of that command. 0 or an exit code. */
@@ -28,8 +30,19 @@ void snapshot_replay_end(void);
 void snapshot_signals_catch(void);
 int snapshot_signals_end(int rc);
 
-/* The handler and options of `system snapshot`, whose row is in system.c's table. */
+/* The handler and options of `system snapshot` (system_snapshot.c), whose
+ * row is in system.c's table. */
 int system_snapshot(struct cmd_ctx *ctx);
 extern const struct cmd_opt system_snapshot_opts[];
+
+/* What a snapshot records: the read-only commands, each replayable alone
+ * (system_snapshot.c). */
+struct snap_cmd {
+	const char *slug;
+	const char *object, *action;
+	bool interval;		/* takes --interval */
+};
+/* The recorded command that runs action a, or NULL. */
+const struct snap_cmd *snap_cmd_for(const struct action *a);
 
 #endif

@@ -4,7 +4,7 @@
 # two-file cycle; such a pair is one concern cut in two, or two tangled). Read
 # from the built objects (nm), so that it sees what the code really calls, not
 # what it includes. DIRs default to the repository's source folders (util/
-# host/ netlink/ verbs/ path/ rdmadiag/, README.md "Layout");
+# host/ netlink/ verbs/ path/ snapshot/ rdmadiag/, README.md "Layout");
 # every .c file there needs its .o, newer than itself (build first: make all).
 # Prints one line per pair, "A.c <-> B.c: what A uses of B | what B uses of
 # A", then "file-cycles: N files, M cycles". Exit 0 without a cycle, 1 with
@@ -13,7 +13,7 @@ set -euo pipefail
 
 if [ $# -eq 0 ]; then
 	cd "$(dirname "$0")/../.."
-	set -- util host netlink verbs path rdmadiag
+	set -- util host netlink verbs path snapshot rdmadiag
 fi
 
 objs=()

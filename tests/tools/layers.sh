@@ -9,10 +9,11 @@
 set -euo pipefail
 
 cd "${1:-$(dirname "$0")/../..}"
-order=(util host netlink verbs path rdmadiag)
+order=(util host netlink verbs path snapshot rdmadiag)
 # The folders each one may include, as in the README's table.
 declare -A below=([util]="" [host]="util" [netlink]="util host" [verbs]="util host"
-	[path]="util host verbs" [rdmadiag]="util host netlink verbs path")
+	[path]="util host verbs" [snapshot]="util host netlink verbs"
+	[rdmadiag]="util host netlink verbs path snapshot")
 
 bad=0
 for dir in "${order[@]}"; do

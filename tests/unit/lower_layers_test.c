@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * The lower layers stand alone (issue #22): the Makefile links this file with
- * every object of util/, host/, netlink/, verbs/ and path/ and with no object
+ * every object of util/, host/, netlink/, verbs/, path/ and snapshot/ and with no object
  * of the front end (rdmadiag/), so that a call back up (report_error(),
  * g_opts, an exit code) is an undefined symbol and `make unit` fails. What runs here checks the error record such a layer returns
  * instead of printing: the errno, the kind, and the words a message needs.
@@ -13,6 +13,7 @@
 
 #include "../../host/source.h"
 #include "../../netlink/nl.h"
+#include "../../snapshot/snapshot.h"
 #include "tap.h"
 
 int main(void)
@@ -37,5 +38,16 @@ int main(void)
 	source_close();
 	rmdir(sub);
 	rmdir(dir);
+
+	/* snapshot/: a refusal is an error record with the message's parts */
+	struct snap_error se;
+	FILE *fp;
+
+	ok(snap_open("/nonexistent/rdmadiag-lower.tar", &fp, &se) == -ENOENT &&
+		   !strcmp(se.what, "cannot use snapshot '/nonexistent/rdmadiag-lower.tar': No such file or directory") &&
+		   !se.why[0] && !strcmp(se.next, "check the path given to --snapshot"),
+	   "a snapshot that is not there: what and next, nothing printed");
+	ok(snap_open("/tmp", &fp, &se) == -EISDIR && !strcmp(se.what, "cannot use snapshot '/tmp': it is a directory"),
+	   "a directory is not a snapshot");
 	return tap_done();
 }

@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "../../rdmadiag/rdmadiag.h"
-#include "../../rdmadiag/snapshot_int.h"
+#include "../../snapshot/snapshot.h"
 #include "../../util/sha256.h"
 #include "../../util/snapshot_tar.h"
 #include "tap.h"
@@ -96,23 +96,23 @@ static void test_manifest(void)
 				"file e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855 0 b\n"
 				"file e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855 0 a\n");
 
-	ok(manifest_parse(&m, t, strlen(t), why, sizeof(why)) == MANIFEST_OK && m.nfiles == 2, "manifest parses");
+	ok(manifest_parse(&m, t, strlen(t), RDMADIAG_VERSION, why, sizeof(why)) == MANIFEST_OK && m.nfiles == 2, "manifest parses");
 	ok(manifest_find(&m, "a") && manifest_find(&m, "b") && !manifest_find(&m, "c"), "files found by path");
 	ok(manifest_has_command(&m, "dev-show") && !manifest_has_command(&m, "dev"), "commands");
 	manifest_free(&m);
 	free(t);
 	t = manifest_text("rdmadiag-snapshot 7\n");
-	ok(manifest_parse(&m, t, strlen(t), why, sizeof(why)) == MANIFEST_NEWER && strstr(why, "schema 7"),
+	ok(manifest_parse(&m, t, strlen(t), RDMADIAG_VERSION, why, sizeof(why)) == MANIFEST_NEWER && strstr(why, "schema 7"),
 	   "newer schema: %s", why);
 	manifest_free(&m);
 	free(t);
 	t = manifest_text("rdmadiag-snapshot 1\nfile 00 1 ../x\n");
-	ok(manifest_parse(&m, t, strlen(t), why, sizeof(why)) == MANIFEST_BAD, "bad file line: %s", why);
+	ok(manifest_parse(&m, t, strlen(t), RDMADIAG_VERSION, why, sizeof(why)) == MANIFEST_BAD, "bad file line: %s", why);
 	manifest_free(&m);
 	free(t);
 	t = manifest_text("rdmadiag-snapshot 1\nhost a\n");
 	t[22] = 'X';
-	ok(manifest_parse(&m, t, strlen(t), why, sizeof(why)) == MANIFEST_BAD && strstr(why, "checksum"),
+	ok(manifest_parse(&m, t, strlen(t), RDMADIAG_VERSION, why, sizeof(why)) == MANIFEST_BAD && strstr(why, "checksum"),
 	   "edited: %s", why);
 	manifest_free(&m);
 	free(t);

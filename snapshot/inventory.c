@@ -18,9 +18,7 @@
 #include "../host/sysfs.h"
 #include "../netlink/addr.h"
 #include "../verbs/verbs.h"
-#include "lower_err.h"
-#include "rdmadiag.h"
-#include "snapshot_int.h"
+#include "snapshot.h"
 
 /* libibverbs' file name carries the rdma-core version: libibverbs.so.1.14.50.0 is rdma-core 50.0. */
 static int find_verbs(struct dl_phdr_info *info, size_t size, void *data)
@@ -99,7 +97,7 @@ static int count_lines(const char *s)
 	return n;
 }
 
-static void host_lines(FILE *fp)
+static void host_lines(FILE *fp, const char *version)
 {
 	static char modules[1 << 16];
 	char verbs[128] = "none", host[256] = "";
@@ -111,7 +109,7 @@ static void host_lines(FILE *fp)
 	vb_library_load();	/* opened on first use (verbs/dl.c): maybe not yet */
 	dl_iterate_phdr(find_verbs, verbs);
 	fprintf(fp, "hostname %s\nkernel %s %s %s\nrdmadiag %s\nlibibverbs %s\n", host, u.sysname, u.release,
-		u.version, RDMADIAG_VERSION, verbs);
+		u.version, version, verbs);
 	fs_read("/proc/modules", modules, sizeof(modules));
 	fprintf(fp, "modules %d loaded (rec/host/fs/proc/modules)\n", count_lines(modules) + (modules[0] != 0));
 	addr_load();
@@ -119,22 +117,27 @@ static void host_lines(FILE *fp)
 	fs_list("/sys/class/infiniband", each_rdma_dev, fp);
 }
 
-int snap_host_inventory(const char *work)
+int snap_host_inventory(const char *work, const struct snap_tool *tool, struct snap_error *e)
 {
 	char rec[PATH_MAX], txt[PATH_MAX];
 	FILE *fp;
 
+	snap_error_clear(e);
 	snprintf(rec, sizeof(rec), "%s/rec/host", work);
 	snprintf(txt, sizeof(txt), "%s/host.txt", work);
 	fp = fopen(txt, "w");
-	if (!fp || source_start(rec, NULL)) {
+	if (fp && source_init(rec, NULL, &e->source)) {
+		e->source_failed = true;
+		snprintf(e->source_dir, sizeof(e->source_dir), "%s", rec);
+	}
+	if (!fp || e->source_failed) {
 		if (fp)
 			fclose(fp);
-		report_error("cannot write the host inventory of the snapshot", NULL,
-			     "set TMPDIR to a writable directory with some free space");
-		return EXIT_RUNTIME;
+		snprintf(e->what, sizeof(e->what), "cannot write the host inventory of the snapshot");
+		snprintf(e->next, sizeof(e->next), "set TMPDIR to a writable directory with some free space");
+		return -1;
 	}
-	host_lines(fp);
+	host_lines(fp, tool->version);
 	source_close();
-	return fclose(fp) ? EXIT_RUNTIME : 0;
+	return fclose(fp) ? -1 : 0;
 }

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-/* The snapshot MANIFEST read back: parsed, checked, looked up; see snapshot_int.h. */
+/* The snapshot MANIFEST read back: parsed, checked, looked up; see snapshot.h. */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -7,9 +7,7 @@
 
 #include "../util/sha256.h"
 #include "../util/snapshot_tar.h"
-#include "rdmadiag.h"
 #include "snapshot.h"
-#include "snapshot_int.h"
 
 /* ---- parsing ---- */
 
@@ -136,7 +134,7 @@ static char *check_end(char *text, char *why, size_t wlen, int *rc)
 	return end;
 }
 
-static int parse_schema(struct manifest *m, const char *text, char *why, size_t wlen)
+static int parse_schema(struct manifest *m, const char *text, const char *version, char *why, size_t wlen)
 {
 	if (sscanf(text, "rdmadiag-snapshot %d\n", &m->schema) != 1 || m->schema < 1) {
 		snprintf(why, wlen, "not an rdmadiag snapshot (the MANIFEST does not start with a schema line)");
@@ -144,13 +142,13 @@ static int parse_schema(struct manifest *m, const char *text, char *why, size_t 
 	}
 	if (m->schema > SNAPSHOT_SCHEMA) {
 		snprintf(why, wlen, "it has snapshot schema %d, made by a newer rdmadiag; this one (%s) reads schema %d",
-			 m->schema, RDMADIAG_VERSION, SNAPSHOT_SCHEMA);
+			 m->schema, version, SNAPSHOT_SCHEMA);
 		return MANIFEST_NEWER;
 	}
 	return MANIFEST_OK;
 }
 
-int manifest_parse(struct manifest *m, char *text, size_t len, char *why, size_t wlen)
+int manifest_parse(struct manifest *m, char *text, size_t len, const char *version, char *why, size_t wlen)
 {
 	char *end;
 	int rc;
@@ -159,7 +157,7 @@ int manifest_parse(struct manifest *m, char *text, size_t len, char *why, size_t
 		snprintf(why, wlen, "the MANIFEST holds binary data");
 		return MANIFEST_BAD;
 	}
-	rc = parse_schema(m, text, why, wlen);
+	rc = parse_schema(m, text, version, why, wlen);
 	if (rc)
 		return rc;
 	end = check_end(text, why, wlen, &rc);

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-/* Packing a work directory into a snapshot, its MANIFEST first; see snapshot_int.h. */
+/* Packing a work directory into a snapshot, its MANIFEST first; see snapshot.h. */
 #include <dirent.h>
 #include <errno.h>
 #include <limits.h>
@@ -13,10 +13,8 @@
 
 #include "../util/sha256.h"
 #include "../util/snapshot_tar.h"
-#include "output.h"
-#include "rdmadiag.h"
+#include "redact.h"
 #include "snapshot.h"
-#include "snapshot_int.h"
 
 /* ---- packing ---- */
 
@@ -153,7 +151,7 @@ __attribute__((format(printf, 2, 3))) static void text_add(struct text *t, const
 	t->len += (size_t)n;
 }
 
-static void manifest_header(struct text *t, const char *host, time_t now, bool redact)
+static void manifest_header(struct text *t, const char *host, time_t now, bool redact, const struct snap_tool *tool)
 {
 	struct utsname u;
 	struct tm tm;
@@ -164,8 +162,8 @@ static void manifest_header(struct text *t, const char *host, time_t now, bool r
 	gmtime_r(&now, &tm);
 	strftime(when, sizeof(when), "%Y-%m-%dT%H:%M:%SZ", &tm);
 	text_add(t, "rdmadiag-snapshot %d\n", SNAPSHOT_SCHEMA);
-	text_add(t, "created_by rdmadiag %s\n", RDMADIAG_VERSION);
-	text_add(t, "output_schema %d\n", OUTPUT_SCHEMA);
+	text_add(t, "created_by rdmadiag %s\n", tool->version);
+	text_add(t, "output_schema %d\n", tool->output_schema);
 	text_add(t, "created %s\n", when);
 	text_add(t, "host %s\n", host);
 	text_add(t, "kernel %s\n", u.release);
@@ -216,7 +214,7 @@ static int write_archive(FILE *fp, const char *manifest, size_t mlen, const stru
 }
 
 static void build_manifest(struct text *t, const struct members *ms, const char *commands, bool redact,
-			   struct redactor *r, time_t now)
+			   struct redactor *r, time_t now, const struct snap_tool *tool)
 {
 	char host[256] = "", sha[65];
 
@@ -228,7 +226,7 @@ static void build_manifest(struct text *t, const struct members *ms, const char 
 		snprintf(host, sizeof(host), "%.*s", (int)n, h ? (char *)h : "");
 		free(h);
 	}
-	manifest_header(t, host, now, redact);
+	manifest_header(t, host, now, redact, tool);
 	text_add(t, "%s", commands);
 	for (int i = 0; i < ms->n; i++) {
 		sha256_hex(ms->m[i].data, ms->m[i].len, sha);
@@ -238,15 +236,18 @@ static void build_manifest(struct text *t, const struct members *ms, const char 
 	text_add(t, "end %s\n", sha);
 }
 
-static void pack_failed(const char *file, int err)
+static void pack_failed(struct snap_error *e, const char *file, int err)
 {
 	char what[PATH_MAX + 128];
 
+	snap_error_clear(e);
 	snprintf(what, sizeof(what), "cannot write the snapshot '%s': %s", file, strerror(-err));
-	report_error(what, NULL, "choose a writable place with -o FILE (the disk may be full)");
+	snprintf(e->what, sizeof(e->what), "%s", what);
+	snprintf(e->next, sizeof(e->next), "choose a writable place with -o FILE (the disk may be full)");
 }
 
-int snap_pack(const char *work, const char *file, const char *commands, bool redact, struct pack_result *pr)
+int snap_pack(const char *work, const char *file, const char *commands, bool redact, const struct snap_tool *tool,
+	      struct pack_result *pr, struct snap_error *e)
 {
 	struct members ms = { 0 };
 	struct redactor *r = NULL;
@@ -263,7 +264,7 @@ int snap_pack(const char *work, const char *file, const char *commands, bool red
 			redact_learn(r, ms.m[i].path, ms.m[i].data, ms.m[i].len);
 		for (int i = 0; r && i < ms.n; i++)
 			ms.m[i].len = redact_apply(r, ms.m[i].path, &ms.m[i].data, ms.m[i].len);
-		build_manifest(&t, &ms, commands, redact, r, now);
+		build_manifest(&t, &ms, commands, redact, r, now, tool);
 		FILE *fp = t.s ? open_temp_beside(file, tmp, sizeof(tmp)) : NULL;
 
 		err = !t.s ? -ENOMEM : !fp ? -errno : write_archive(fp, t.s, t.len, &ms, now);
@@ -273,7 +274,7 @@ int snap_pack(const char *work, const char *file, const char *commands, bool red
 			unlink(tmp);
 	}
 	if (err)
-		pack_failed(file, err);
+		pack_failed(e, file, err);
 	else {
 		struct stat st;
 
@@ -283,5 +284,5 @@ int snap_pack(const char *work, const char *file, const char *commands, bool red
 	redact_free(r);
 	free(t.s);
 	free_members(&ms);
-	return err ? EXIT_RUNTIME : 0;
+	return err;
 }

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * Redaction of snapshots (--redact); see snapshot_int.h.
+ * Redaction of snapshots (--redact); see redact.h.
  *
  * First every member is shown to redact_learn(), which collects the
  * identities the host's files hold: MACs (sysfs net/X/address), node and
@@ -15,12 +15,13 @@
  */
 #include <arpa/inet.h>
 #include <ctype.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
-#include "snapshot_int.h"
+#include "redact.h"
 
 enum id_kind { ID_MAC, ID_GUID, ID_IP4, ID_ADDR16, ID_NAME };
 
