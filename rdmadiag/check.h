@@ -11,8 +11,23 @@
 
 #include <stdarg.h>
 #include <stdbool.h>
+#include <stddef.h>
 
 enum verdict { V_PASS, V_WARN, V_FAIL, V_SKIP };
+
+/* What a check is, alike for the three tables of them (link checks in
+ * link_checks.c, counter rules in counter_check.c, path stages in
+ * path_run.c): each row holds one, beside how its command runs it. --list,
+ * the __tables dump (docs-sync, completion) and --only/--skip read the ids
+ * from here. */
+struct check_def {
+	const char *id;		/* stable machine-readable name: "port.state" */
+	const char *title;	/* one line for --list */
+};
+
+/* The checks of an action in their order: the i-th, NULL past the last
+ * (struct action's checks). */
+typedef const struct check_def *check_def_at_fn(size_t i);
 
 struct check_result {
 	const char *id;		/* stable machine-readable name: "port.state" */

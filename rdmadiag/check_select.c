@@ -38,17 +38,17 @@ void check_list_begin(void)
 	out_list_begin("checks");
 }
 
-void check_list_row(const struct check_desc *d)
+void check_list_row(const struct check_def *d, const char *scope, const char *applies_to)
 {
 	if (!out_is_json()) {
 		/* the id column as wide as in the verdict lines */
-		out_text("%-22s %-6s %s\n", d->id, d->scope, d->title);
+		out_text("%-22s %-6s %s\n", d->id, scope, d->title);
 		return;
 	}
 	out_obj_begin(NULL);
 	out_str(&list_fields[0], d->id);
-	out_token(&list_fields[1], d->scope);
-	out_token(&list_fields[2], d->applies_to);
+	out_token(&list_fields[1], scope);
+	out_token(&list_fields[2], applies_to);
 	out_str(&list_fields[3], d->title);
 	out_obj_end();
 }
@@ -57,4 +57,14 @@ int check_list_end(void)
 {
 	out_list_end();
 	return EXIT_OK;
+}
+
+int check_list(check_def_at_fn *at, const char *scope, const char *applies_to)
+{
+	const struct check_def *d;
+
+	check_list_begin();
+	for (size_t i = 0; (d = at(i)); i++)
+		check_list_row(d, scope, applies_to);
+	return check_list_end();
 }

@@ -17,11 +17,10 @@
 /* ---- check ---- */
 
 struct check_rule {
-	const char *id;
+	struct check_def def;		/* id, title (check.h) */
 	enum ctr_kind kinds[5];		/* K_NONE ends */
 	enum verdict when_rising;
 	const char *what;		/* "retransmissions" for the measured text */
-	const char *title;		/* one line for --list */
 	const char *hint;
 };
 
@@ -31,42 +30,50 @@ static const char loss_hint[] =
 	"ports, and for a tc qdisc (netem) on the netdev";
 
 static const struct check_rule rules[] = {
-	{ "counter.retrans", { K_RETRANS, K_RETRY_EXCEEDED }, V_FAIL, "retransmissions",
-	  "retransmissions or exceeded retries rose: packets are lost on the path", loss_hint },
-	{ "counter.seq_err", { K_SEQ_ERR, K_DUPLICATE }, V_FAIL, "sequence errors",
-	  "sequence errors or duplicate requests rose: packets are lost or reordered", loss_hint },
-	{ "counter.timeout", { K_ACK_TIMEOUT }, V_FAIL, "ACK timeouts",
-	  "ACK timeouts rose: packets or ACKs are lost, or the peer stopped answering",
+	{ { "counter.retrans", "retransmissions or exceeded retries rose: packets are lost on the path" },
+	  { K_RETRANS, K_RETRY_EXCEEDED }, V_FAIL, "retransmissions", loss_hint },
+	{ { "counter.seq_err", "sequence errors or duplicate requests rose: packets are lost or reordered" },
+	  { K_SEQ_ERR, K_DUPLICATE }, V_FAIL, "sequence errors", loss_hint },
+	{ { "counter.timeout", "ACK timeouts rose: packets or ACKs are lost, or the peer stopped answering" },
+	  { K_ACK_TIMEOUT }, V_FAIL, "ACK timeouts",
 	  "packets or their ACKs are lost, or the peer stopped answering; check PFC/ECN and the peer's state" },
-	{ "counter.rnr", { K_RNR, K_RNR_EXCEEDED, K_OUT_OF_BUFFER }, V_WARN, "RNR NAKs or drops for lack of receive buffers",
-	  "RNR NAKs or out-of-buffer drops rose: a receiver posts too few receive buffers",
+	{ { "counter.rnr", "RNR NAKs or out-of-buffer drops rose: a receiver posts too few receive buffers" },
+	  { K_RNR, K_RNR_EXCEEDED, K_OUT_OF_BUFFER }, V_WARN, "RNR NAKs or drops for lack of receive buffers",
 	  "the receiver is not posting receive buffers fast enough: the application must post more receives "
 	  "(or use an SRQ); raising min_rnr_timer/rnr_retry only hides it" },
-	{ "counter.cnp", { K_CNP_SENT, K_CNP_HANDLED, K_ECN_MARKED }, V_WARN, "congestion notifications",
-	  "congestion notifications (CNP, ECN marks) rose: the fabric is congested",
+	{ { "counter.cnp", "congestion notifications (CNP, ECN marks) rose: the fabric is congested" },
+	  { K_CNP_SENT, K_CNP_HANDLED, K_ECN_MARKED }, V_WARN, "congestion notifications",
 	  "congestion is being handled: switches mark ECN and DCQCN slows the senders; if throughput is low, "
 	  "look at incast patterns and the switches' ECN thresholds and buffers" },
-	{ "counter.link_downed", { K_LINK_DOWNED }, V_FAIL, "link down events",
-	  "the link went down: a flapping cable, transceiver or switch port",
+	{ { "counter.link_downed", "the link went down: a flapping cable, transceiver or switch port" },
+	  { K_LINK_DOWNED }, V_FAIL, "link down events",
 	  "the link is flapping: check the cable, transceiver and switch port (switch logs, 'ethtool' link state)" },
-	{ "counter.symbol_err", { K_SYMBOL_ERR, K_LINK_RECOVERY, K_RX_ERRORS }, V_WARN, "physical errors",
-	  "physical errors (symbol errors, link recoveries, receive errors) rose",
+	{ { "counter.symbol_err", "physical errors (symbol errors, link recoveries, receive errors) rose" },
+	  { K_SYMBOL_ERR, K_LINK_RECOVERY, K_RX_ERRORS }, V_WARN, "physical errors",
 	  "physical layer errors: reseat or replace the cable or transceiver, check the switch port" },
-	{ "counter.pause", { K_PAUSE_RX, K_PAUSE_TX, K_PFC_RX, K_PFC_TX }, V_WARN, "pause/PFC frames",
-	  "pause or PFC frames rose: a congested or slow receiver pushes back",
+	{ { "counter.pause", "pause or PFC frames rose: a congested or slow receiver pushes back" },
+	  { K_PAUSE_RX, K_PAUSE_TX, K_PFC_RX, K_PFC_TX }, V_WARN, "pause/PFC frames",
 	  "the fabric is pushing back with pause frames: a congested or slow receiver; sustained pauses can "
 	  "spread (head-of-line blocking, PFC storms)" },
 };
 
 #define NRULES (sizeof(rules) / sizeof(rules[0]))
 
-/* --only/--skip accept these: a static list, not one filled from rules[] at
- * start-up, since system check reads it from its own constructor; a host test
- * holds it equal to --list. */
-static const char *const check_ids[] = {
-	"counter.retrans", "counter.seq_err", "counter.timeout", "counter.rnr", "counter.cnp",
-	"counter.link_downed", "counter.symbol_err", "counter.pause", NULL,
-};
+const struct check_def *counter_check_def(size_t i)
+{
+	return i < NRULES ? &rules[i].def : NULL;
+}
+
+/* --only/--skip accept exactly the ids of the rules: filled from them at
+ * start-up, as link check's (system check reads the rules through
+ * counter_check_def(), not this list, from a constructor of its own). */
+static const char *check_ids[NRULES + 1];
+
+__attribute__((constructor)) static void fill_check_ids(void)
+{
+	for (size_t i = 0; i < NRULES; i++)
+		check_ids[i] = rules[i].def.id;
+}
 
 static void check_rule(const struct check_rule *rule, const struct sample *old, const struct port_ctr *p,
 		       double secs, bool idle, struct check_summary *sum, enum out_format fmt)
@@ -80,7 +87,7 @@ static void check_rule(const struct check_rule *rule, const struct sample *old, 
 	size_t klen = 0;
 
 	counter_port_name(p, name, sizeof(name));
-	check_init(&r, rule->id, name);
+	check_init(&r, rule->def.id, name);
 	for (int i = 0; rule->kinds[i] != K_NONE && i < 5; i++) {
 		bool present;
 		uint64_t v;
@@ -129,15 +136,6 @@ static bool port_idle(const struct sample *old, const struct port_ctr *p)
 	return true;
 }
 
-/* --list: every rule, one line each; the devices are not read. */
-static int list_rules(void)
-{
-	check_list_begin();
-	for (size_t i = 0; i < NRULES; i++)
-		check_list_row(&(struct check_desc){ rules[i].id, "port", "any", rules[i].title });
-	return check_list_end();
-}
-
 /* A host without RDMA netlink, or without a device: kernel.rdma fails, as in
  * link check, so that the document has its checks and summary. Exit 3 for
  * no netlink, 1 (a failed check) for no device, as link check. */
@@ -171,7 +169,7 @@ int counter_check(struct cmd_ctx *ctx)
 	if (rc)
 		return rc;
 	if (ctx_opt(ctx, O_LIST)->set)
-		return list_rules();
+		return check_list(counter_check_def, "port", "any");	/* the devices are not read */
 	if (sample_interval_opt(ctx, 2, &interval) ||
 	    check_only_skip_conflict(ctx_opt_str(ctx, O_ONLY, NULL), ctx_opt_str(ctx, O_SKIP, NULL), check_ids))
 		return EXIT_USAGE;
@@ -199,7 +197,7 @@ int counter_check(struct cmd_ctx *ctx)
 		bool idle = port_idle(&old, &now.p[i]);
 
 		for (size_t j = 0; j < NRULES; j++)
-			if (check_selected(ctx, rules[j].id))
+			if (check_selected(ctx, rules[j].def.id))
 				check_rule(&rules[j], &old, &now.p[i], now.mono - old.mono, idle, &sum, fmt);
 	}
 	out_list_end();

@@ -37,5 +37,7 @@ int counter_watch(struct cmd_ctx *ctx);
 extern const struct cmd_opt counter_watch_opts[];
 int counter_check(struct cmd_ctx *ctx);
 extern const struct cmd_opt counter_check_opts[];
+/* The definition of the i-th rule, NULL past the last (struct action's checks). */
+const struct check_def *counter_check_def(size_t i);
 
 #endif

@@ -28,8 +28,16 @@ static const char *check_ids[LC_MAX_CHECKS + 1];
 
 __attribute__((constructor)) static void fill_check_ids(void)
 {
-	for (int i = 0; lc_checks[i].id && i < LC_MAX_CHECKS; i++)
-		check_ids[i] = lc_checks[i].id;
+	for (int i = 0; lc_checks[i].def.id && i < LC_MAX_CHECKS; i++)
+		check_ids[i] = lc_checks[i].def.id;
+}
+
+const struct check_def *lc_check_def(size_t i)
+{
+	for (size_t n = 0; n < i; n++)	/* the table ends with a row without id */
+		if (!lc_checks[n].def.id)
+			return NULL;
+	return lc_checks[i].def.id ? &lc_checks[i].def : NULL;
 }
 
 static const char *const link_layers[] = { "ethernet", "infiniband", NULL };
@@ -90,8 +98,8 @@ static const char *applies_token(enum lc_applies a)
 static int list_checks(void)
 {
 	check_list_begin();
-	for (const struct lc_check *c = lc_checks; c->id; c++)
-		check_list_row(&(struct check_desc){ c->id, scope_token(c->scope), applies_token(c->applies), c->title });
+	for (const struct lc_check *c = lc_checks; c->def.id; c++)
+		check_list_row(&c->def, scope_token(c->scope), applies_token(c->applies));
 	return check_list_end();
 }
 
@@ -99,7 +107,7 @@ static int list_checks(void)
 
 static bool selected(const struct cmd_ctx *ctx, const struct lc_check *c)
 {
-	if (!check_selected(ctx, c->id))
+	if (!check_selected(ctx, c->def.id))
 		return false;
 	return !c->needs_opt || ctx_opt(ctx, c->needs_opt)->set;
 }
@@ -155,7 +163,7 @@ static void run_one(const struct lc_env *env, const struct lc_check *c, const vo
 {
 	struct check_result r;
 
-	check_init(&r, c->id, name);
+	check_init(&r, c->def.id, name);
 	c->run(env, subject, &r);
 	emit(&r, sum);
 }
@@ -167,7 +175,7 @@ static void run_gpus(const struct lc_env *env, const struct lc_check *c,
 	struct check_result r;
 
 	for (int i = 0; run && env->topo && i < env->topo->ngpu; i++) {
-		check_init(&r, c->id, env->topo->gpu[i].name);
+		check_init(&r, c->def.id, env->topo->gpu[i].name);
 		run(env, &env->topo->gpu[i], &r);
 		emit(&r, sum);
 	}
@@ -185,14 +193,14 @@ static bool asked_for(const struct cmd_ctx *ctx, const struct lc_check *c)
 {
 	const struct opt_value *only = ctx_opt(ctx, O_ONLY);
 
-	return (only->set && list_has(only->str, c->id)) || (c->judges_opt && ctx_opt(ctx, c->judges_opt)->set);
+	return (only->set && list_has(only->str, c->def.id)) || (c->judges_opt && ctx_opt(ctx, c->judges_opt)->set);
 }
 
 static void run_other_layer(const struct lc_check *c, const struct lc_port *p, struct check_summary *sum)
 {
 	struct check_result r;
 
-	check_init(&r, c->id, p->subject);
+	check_init(&r, c->def.id, p->subject);
 	check_measured(&r, "%s port: this check is for %s ports", p->lp.is_ib ? "an InfiniBand" : "a RoCE (Ethernet)",
 		       c->applies == LC_ETH ? "RoCE (Ethernet)" : "InfiniBand");
 	emit(&r, sum);
@@ -200,7 +208,7 @@ static void run_other_layer(const struct lc_check *c, const struct lc_port *p, s
 
 static void run_checks(const struct lc_env *env, struct check_summary *sum)
 {
-	for (const struct lc_check *c = lc_checks; c->id; c++) {
+	for (const struct lc_check *c = lc_checks; c->def.id; c++) {
 		if (!selected(env->ctx, c))
 			continue;
 		if (c->scope == LC_HOST) {

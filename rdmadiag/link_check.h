@@ -2,9 +2,10 @@
 /*
  * `rdmadiag link check`: the checks and what they look at.
  *
- * Every check is one row of the table in link_checks.c: id, title, scope (once
- * per host, per device or per port), which ports it applies to, an option it
- * needs (expectations), and a small run function that fills a check_result.
+ * Every check is one row of the table in link_checks.c: its definition (id,
+ * title: check.h), scope (once per host, per device or per port), which
+ * ports it applies to, an option it needs (expectations), and a small run
+ * function that fills a check_result.
  * Adding a check: write the function, add the row.
  */
 #ifndef RDMADIAG_LINK_CHECK_H
@@ -52,8 +53,7 @@ enum lc_scope { LC_HOST, LC_DEV, LC_PORT, LC_GPU, LC_GPU_HOST };
 enum lc_applies { LC_ANY, LC_IB, LC_ETH };
 
 struct lc_check {
-	const char *id;
-	const char *title;
+	struct check_def def;		/* id, title */
 	enum lc_scope scope;
 	enum lc_applies applies;	/* ports only */
 	enum opt_id needs_opt;		/* run only when this option is given; O_NONE: always */
@@ -64,7 +64,9 @@ struct lc_check {
 	void (*run_gpu)(const struct lc_env *env, const void *subject, struct check_result *r);
 };
 
-extern const struct lc_check lc_checks[];	/* terminated by { .id = NULL } */
+extern const struct lc_check lc_checks[];	/* terminated by { .def.id = NULL } */
+/* The definition of the i-th check, NULL past the last (struct action's checks). */
+const struct check_def *lc_check_def(size_t i);
 
 /* GPUDirect readiness (link_checks_gpu.c): reads the topology into env
  * (left NULL when the host has no GPU), frees it. Its checks, and those of

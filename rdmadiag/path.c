@@ -19,6 +19,7 @@
 
 #include "../host/source.h"
 #include "../path/pathproto.h"
+#include "check_select.h"
 #include "common.h"
 #include "objects.h"
 #include "output.h"
@@ -176,6 +177,9 @@ static int path_test(struct cmd_ctx *ctx)
 	bool many = false;
 	int rc;
 
+	/* --list: the stages, as link check's checks; no peer, no device */
+	if (ctx_opt(ctx, O_LIST)->set)
+		return check_list(path_stage_def, "path", "any");
 	if (parse_target(ctx, &t, &pl, &many) || parse_test_opts(ctx, &t)) {
 		peers_free(&pl);
 		return EXIT_USAGE;
@@ -203,6 +207,7 @@ static int path_test(struct cmd_ctx *ctx)
 	  .help = "GID index to use (default: the RoCE v2 GID of the address)" }
 
 static const struct cmd_opt test_opts[] = {
+	{ .id = O_LIST, .kind = OPT_FLAG, .help = "print the stages with one-line descriptions and exit" },
 	OPT_PORT,
 	{ .id = O_PEERS, .kind = OPT_STR, .metavar = "FILE",
 	  .help = "test every peer listed in FILE (one IP address per line, # comments; - for stdin)",
@@ -244,7 +249,7 @@ static const struct cmd_word test_words[] = {
 static const struct action path_actions[] = {
 	{ .name = "test", .synopsis = "{ peer ADDR [peer ADDR ...] | --peers FILE | loopback [DEV[/PORT]] }",
 	  .summary = "staged RDMA test to a peer running path serve, or of this host with itself", .run = path_test,
-	  .opts = test_opts, .words = test_words },
+	  .opts = test_opts, .words = test_words, .checks = path_stage_def },
 	{ .name = "serve", .synopsis = "", .summary = "answer path test sessions from other hosts", .run = path_serve,
 	  .opts = path_serve_opts },
 	{ 0 },

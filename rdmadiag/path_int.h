@@ -45,6 +45,10 @@ enum stage_id {
 	ST_COUNTERS, ST_COUNT,
 };
 
+/* The definition (id, title) of stage i, NULL past the last (struct
+ * action's checks; path test --list). */
+const struct check_def *path_stage_def(size_t i);
+
 /* Bits of --tests; the first four stages always run. */
 enum { T_LAT = 1, T_WRITE = 2, T_READ = 4, T_SEND = 8, T_UD = 16, T_MTU = 32, T_COUNTERS = 64, T_ALL = 127 };
 

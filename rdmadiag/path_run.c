@@ -18,17 +18,29 @@
 #include "path_int.h"
 #include "rdmadiag.h"
 
+/* The stages in order: each a check (check.h) that --tests may leave out. */
 static const struct {
-	const char *id;
+	struct check_def def;	/* id, title */
 	unsigned test_bit;	/* 0: always */
 } stages[ST_COUNT] = {
-	[ST_CONTROL] = { "path.control", 0 }, [ST_RESOLVE] = { "path.resolve", 0 },
-	[ST_CONFIG] = { "path.config", 0 }, [ST_CONNECT] = { "path.rc_connect", 0 },
-	[ST_LAT] = { "path.rc_latency", T_LAT }, [ST_WRITE] = { "path.write_bw", T_WRITE },
-	[ST_READ] = { "path.read_bw", T_READ }, [ST_SEND] = { "path.send_bw", T_SEND },
-	[ST_UD] = { "path.ud", T_UD }, [ST_MTU] = { "path.mtu", T_MTU },
-	[ST_COUNTERS] = { "path.counters", T_COUNTERS },
+	[ST_CONTROL] = { { "path.control", "the control connection (TCP) reaches path serve, which answers" }, 0 },
+	[ST_RESOLVE] = { { "path.resolve", "rdma_cm resolves the address and route: device, port, GID, source" }, 0 },
+	[ST_CONFIG] = { { "path.config", "both hosts' link layer and GID type match; MTU and rate agree" }, 0 },
+	[ST_CONNECT] = { { "path.rc_connect", "an RC QP reaches RTS on both hosts and a first message crosses" }, 0 },
+	[ST_LAT] = { { "path.rc_latency", "send/receive ping-pong latency (against --expect-lat)" }, T_LAT },
+	[ST_WRITE] = { { "path.write_bw", "RDMA WRITE bandwidth against the port rate (and --expect-bw)" }, T_WRITE },
+	[ST_READ] = { { "path.read_bw", "RDMA READ bandwidth against the port rate (and --expect-bw)" }, T_READ },
+	[ST_SEND] = { { "path.send_bw", "SEND bandwidth against the port rate (and --expect-bw)" }, T_SEND },
+	[ST_UD] = { { "path.ud", "UD datagrams of the path MTU, each echoed by the peer" }, T_UD },
+	[ST_MTU] = { { "path.mtu", "the largest UD payload that crosses, against both hosts' MTUs" }, T_MTU },
+	[ST_COUNTERS] = { { "path.counters", "no error, retry or RNR counter moved on either host during the run" },
+			  T_COUNTERS },
 };
+
+const struct check_def *path_stage_def(size_t i)
+{
+	return i < ST_COUNT ? &stages[i].def : NULL;
+}
 
 static void run_stage(struct tester *t, enum stage_id id, struct stage *s)
 {
@@ -37,7 +49,7 @@ static void run_stage(struct tester *t, enum stage_id id, struct stage *s)
 
 	if (measuring)
 		ctrs_begin(t, &c);
-	progress_begin(&t->prog, stages[id].id, t->show_progress);
+	progress_begin(&t->prog, stages[id].def.id, t->show_progress);
 	switch (id) {
 	case ST_CONTROL: stage_control(t, s); break;
 	case ST_RESOLVE: stage_resolve(t, s); break;
@@ -72,7 +84,7 @@ void run_stages_into(struct tester *t, struct peer_run *pr, bool emit_now)
 		if (stages[i].test_bit && !(t->tests & stages[i].test_bit))
 			continue;
 		memset(s, 0, sizeof(*s));
-		check_init(&s->r, stages[i].id, t->subject[0] ? t->subject : (t->peer ? t->peer : "loopback"));
+		check_init(&s->r, stages[i].def.id, t->subject[0] ? t->subject : (t->peer ? t->peer : "loopback"));
 		if (pr->failed) {
 			check_measured(&s->r, "skipped: %s failed%s", pr->failed,
 				       i == ST_RESOLVE && t->no_rdma ? "; this host has no RDMA device either" : "");
@@ -82,7 +94,7 @@ void run_stages_into(struct tester *t, struct peer_run *pr, bool emit_now)
 			if (s->r.verdict == V_SKIP && !s->r.measured[0])
 				check_verdict(&s->r, V_FAIL, "internal: the stage gave no verdict");
 			if (s->r.verdict == V_FAIL)
-				pr->failed = stages[i].id;
+				pr->failed = stages[i].def.id;
 			if (path_stop && s->r.verdict == V_FAIL)
 				check_verdict(&s->r, V_FAIL, "interrupted");
 			else if (timed_out_overall(t) && s->r.verdict == V_FAIL && !s->r.hint[0])

@@ -60,7 +60,7 @@ enum complete_kind {
 	COMPLETE_NONE,
 	COMPLETE_DEV,		/* DEV */
 	COMPLETE_DEV_PORT,	/* DEV[/PORT] */
-	COMPLETE_CHECK_ID,	/* ids of link check */
+	COMPLETE_CHECK_ID,	/* check ids (the choices of --only/--skip) */
 	COMPLETE_FILE,
 	COMPLETE_HOST,		/* recent path peers, then the shell's host names */
 	COMPLETE_QPN,		/* QP numbers on this host (netlink) */
@@ -96,6 +96,7 @@ struct opt_value {
 #define MAX_POSITIONAL 64
 
 struct action;
+struct check_def;	/* check.h: a check's id and title */
 struct rfilter_key;	/* resource.h: a filter of the resource objects ("state rts") */
 struct cmd_form;
 
@@ -152,6 +153,7 @@ struct action {
 	enum complete_kind positional;
 	const struct cmd_word *words;	/* keywords it takes ("peer ADDR", "loopback"); or NULL */
 	const struct rfilter_key *filters; /* resource filters ("state rts"); or NULL */
+	const struct check_def *(*checks)(size_t i); /* its checks (check.h), for --list and __tables; or NULL */
 };
 
 struct object {

@@ -179,29 +179,32 @@ static int run_engine(struct system_run *s, struct layer *l, struct cmd_ctx *c)
 
 static const char *const resource_ids[] = { "qp.broken", "qp.stuck", NULL };
 static const char *link_ids[MAX_IDS + 1];
-static const char *const *counter_ids;
+static const char *counter_ids[MAX_IDS + 1];
 const char *system_ids[MAX_IDS + 1];
 
-static const char *const *skip_choices(const struct object *o, const char *action)
+/* The ids of the checks of o's action (its table's: the choices of its
+ * --only/--skip are filled by a constructor too, and the order of
+ * constructors is not defined), ending with NULL. */
+static void check_ids_of(const struct object *o, const char *action, const char **ids)
 {
 	const struct action *a = action_of(o, action);
-	int i = a ? opt_index(a, O_SKIP) : -1;
+	const struct check_def *d;
+	int n = 0;
 
-	return i >= 0 ? a->opts[i].choices : NULL;
+	for (size_t i = 0; a && a->checks && (d = a->checks(i)) && n < MAX_IDS; i++)
+		ids[n++] = d->id;
+	ids[n] = NULL;
 }
 
 __attribute__((constructor)) static void fill_system_ids(void)
 {
-	const char *const *parts[2] = { resource_ids, NULL };
+	const char *const *parts[3] = { link_ids, resource_ids, counter_ids };
 	int n = 0;
 
-	/* lc_checks, not link check's own choices: those are filled by a
-	 * constructor too, and the order of constructors is not defined */
-	for (int i = 0; lc_checks[i].id && n < MAX_IDS; i++)
-		link_ids[n] = system_ids[n] = lc_checks[i].id, n++;
-	counter_ids = parts[1] = skip_choices(&obj_counter, "check");
-	for (int p = 0; p < 2; p++)
-		for (const char *const *id = parts[p]; id && *id && n < MAX_IDS; id++)
+	check_ids_of(&obj_link, "check", link_ids);
+	check_ids_of(&obj_counter, "check", counter_ids);
+	for (int p = 0; p < 3; p++)
+		for (const char *const *id = parts[p]; *id && n < MAX_IDS; id++)
 			system_ids[n++] = *id;
 }
 
@@ -255,8 +258,8 @@ static int dev_words(const struct system_args *a, char **words)
 /* The checks of the topology layer: link check's rows for GPU hosts. */
 static bool is_topology_check(const char *id)
 {
-	for (const struct lc_check *c = lc_checks; c->id; c++)
-		if (!strcmp(c->id, id))
+	for (const struct lc_check *c = lc_checks; c->def.id; c++)
+		if (!strcmp(c->def.id, id))
 			return c->scope == LC_GPU || c->scope == LC_GPU_HOST;
 	return false;
 }

@@ -6,6 +6,7 @@
  */
 #include <stdio.h>
 
+#include "check.h"
 #include "global_opts.h"
 #include "output.h"
 #include "rdmadiag.h"
@@ -104,6 +105,18 @@ static void dump_action(const struct action *a)
 		if (o != a->opts)
 			putchar(',');
 		dump_opt(o);
+	}
+	/* its checks (link checks, counter rules, path stages): what --list
+	 * prints, and what the man page documents as .TP tags */
+	printf("],\"checks\":[");
+	const struct check_def *c;
+
+	for (size_t i = 0; a->checks && (c = a->checks(i)); i++) {
+		printf("%s{\"id\":", i ? "," : "");
+		json_str(c->id);
+		printf(",\"title\":");
+		json_str(c->title);
+		putchar('}');
 	}
 	printf("]}");
 }

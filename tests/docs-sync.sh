@@ -1,7 +1,9 @@
 #!/bin/bash
 # The man pages, the completion and the command tables agree:
 #  - every object, action, option, option value, keyword, keyword value and
-#    check id of the tables (read with `rdmadiag __tables`) is documented in
+#    check id of the tables (read with `rdmadiag __tables`; the check ids are
+#    each action's "checks", the rows link check, counter check and path
+#    test --list print, and the --only/--skip choices) is documented in
 #    Documentation/ and offered by `rdmadiag __complete` (a keyword after the
 #    words its "before" names: counter show qp lqpn);
 #  - every command in a SYNOPSIS or EXAMPLES section and every option in a .TP
@@ -113,6 +115,11 @@ for obj in $(q '.objects[].name'); do
 					problem "value $v of $opt ('$obj $act') is not offered by completion"
 			done
 		done
+		# Every check of its table (link checks, counter rules, path
+		# stages: what --list prints) is a .TP tag of its page.
+		for id in $(q "$a | .checks[].id"); do
+			grep -qxF -- "$id" <<<"$tags" || problem "check $id of '$obj $act' is not a .TP tag of $page"
+		done
 		# A keyword is offered where the grammar takes it: after the words
 		# "before" names ("counter show qp lqpn"), and then its values.
 		while IFS='|' read -r before kw values; do
@@ -136,7 +143,7 @@ is_object() { q '.objects[].name' | grep -qxF -- "$1"; }
 is_action() { [ "$2" = help ] || q ".objects[] | select(.name == \"$1\") | .actions[].name" | grep -qxF -- "$2"; }
 object_options() { q "(.objects[] | select(.name == \"$1\") | .actions[].options[].name), .global_options[].name"; }
 action_options() { q ".objects[] | select(.name == \"$1\") | .actions[] | select(.name == \"$2\") | .options[].name"; }
-all_check_ids() { q '.objects[].actions[].options[] | select(.complete == "check_id") | .choices[]'; }
+all_check_ids() { q '.objects[].actions[] | .checks[].id, (.options[] | select(.complete == "check_id") | .choices[])'; }
 
 # OBJECT ACTION of a command line "rdmadiag [global options] OBJECT ACTION ...",
 # printed as "OBJECT ACTION REST"; global options with a value are skipped.

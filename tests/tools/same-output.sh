@@ -105,6 +105,8 @@ dev monitor --count 2 --interval 0.01
 -j dev monitor --count 2 --interval 0.01
 counter watch --count 2 --interval 0.01
 path test peer 127.0.0.1
+path test --list
+-j path test --list
 path serve
 system snapshot help
 report merge help

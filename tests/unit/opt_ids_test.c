@@ -87,9 +87,9 @@ static bool check_rows_ok(void)
 {
 	bool good = true;
 
-	for (const struct lc_check *c = lc_checks; c->id; c++)
+	for (const struct lc_check *c = lc_checks; c->def.id; c++)
 		if (!link_check_declares(c->needs_opt) || !link_check_declares(c->judges_opt)) {
-			printf("# link check row %s depends on an option link check does not take\n", c->id);
+			printf("# link check row %s depends on an option link check does not take\n", c->def.id);
 			good = false;
 		}
 	return good;
