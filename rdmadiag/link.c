@@ -146,7 +146,7 @@ static const struct action link_actions[] = {
 	  .positional = COMPLETE_DEV_PORT },
 	{ .name = "check", .synopsis = "[DEV[/PORT]]",
 	  .summary = "health checks of kernel, devices, ports, netdevs, GIDs, PCIe, CPU; names the fix",
-	  .run = link_check, .flags = NEEDS_NETLINK | NEEDS_VERBS, .opts = link_check_opts, .checks = lc_check_def,
+	  .run = link_check, .flags = NEEDS_NETLINK, .opts = link_check_opts, .checks = lc_check_def,
 	  .positional = COMPLETE_DEV_PORT },
 	{ .name = "list", .synopsis = "[DEV[/PORT]]", .summary = "same as show", .run = link_show,
 	  .flags = NEEDS_NETLINK | HIDDEN, .positional = COMPLETE_DEV_PORT },

@@ -137,7 +137,8 @@ struct cmd_ctx {
 
 enum action_flags {
 	NEEDS_NETLINK = 1u << 0,	/* opens NETLINK_RDMA: cmd_require() (lower_err.h) does */
-	NEEDS_VERBS = 1u << 1,		/* opens libibverbs (where a port is queried; nothing at dispatch) */
+	/* 1u << 1 was NEEDS_VERBS, never read: libibverbs is dlopen()ed where a
+	 * port is first queried (verbs/dl.c), so a row has nothing to declare */
 	HIDDEN = 1u << 2,		/* not listed in help */
 	OUTPUT_STREAM = 1u << 3,	/* JSON lines: one object per line, flushed (watch) */
 	ARG_FIRST = 1u << 4,		/* the positional word is required and comes before the keywords */
