@@ -37,7 +37,7 @@ static int fuzz_runner(struct cmd_ctx *ctx)
 {
 	if (waits_or_connects(ctx))
 		return EXIT_OK;
-	return ctx->action->run(ctx);
+	return cmd_run(ctx);
 }
 
 int LLVMFuzzerInitialize(int *argc, char ***argv)

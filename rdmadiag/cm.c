@@ -62,7 +62,8 @@ static int cm_show(struct cmd_ctx *ctx)
 
 static const struct action cm_actions[] = {
 	{ .name = "show", .synopsis = RES_SYN, .summary = "list RDMA CM ids: addresses, state, port space, QP, owner",
-	  .run = cm_show, .flags = NEEDS_NETLINK, .positional = COMPLETE_DEV_PORT, .filters = cm_keys },
+	  .check_args = res_args, .run = cm_show, .flags = NEEDS_NETLINK, .positional = COMPLETE_DEV_PORT,
+	  .filters = cm_keys },
 	{ 0 },
 };
 

@@ -2,7 +2,8 @@
 /*
  * The dispatcher: matches OBJECT and ACTION words (unique prefixes accepted),
  * parses the action's options from its table, prints help from the same
- * tables, and runs the handler between out_begin() and out_finish().
+ * tables, and runs the action (cmd_run(): its words checked, netlink opened
+ * when its row needs it, its handler) between out_begin() and out_finish().
  */
 #include <ctype.h>
 #include <errno.h>
@@ -602,16 +603,11 @@ static const struct action *find_action(const struct object *obj, const char *wo
 	return NULL;
 }
 
-static int run_action(struct cmd_ctx *ctx)
-{
-	return ctx->action->run(ctx);
-}
-
-static cmd_runner runner = run_action;
+static cmd_runner runner = cmd_run;
 
 void cmd_set_runner(cmd_runner run)
 {
-	runner = run ? run : run_action;
+	runner = run ? run : cmd_run;
 }
 
 /* Everything cmd_dispatch() does before the handler runs: -1 and ctx filled
@@ -787,4 +783,9 @@ int ctx_dev_port(const struct cmd_ctx *ctx, struct dev_port *sel)
 	if (ctx->argc == 1 && parse_dev_port(ctx->argv[0], sel))
 		return EXIT_USAGE;
 	return 0;
+}
+
+int args_dev_port(struct cmd_ctx *ctx)
+{
+	return ctx_dev_port(ctx, &ctx->sel) ? EXIT_USAGE : ARGS_VALID;
 }

@@ -24,17 +24,21 @@ static const struct cmd_word show_words[] = {
 	{ NULL },
 };
 
-static int counter_show(struct cmd_ctx *ctx)
+static enum out_format show_fmt;	/* --format, read by counter_show_args */
+
+static bool show_qp(const struct cmd_ctx *ctx)
 {
-	struct sample s;
-	enum out_format fmt;
-	int rc = out_format_get(ctx, &fmt);
+	return ctx->argc && !strcmp(ctx->argv[0], "qp");
+}
+
+static int counter_show_args(struct cmd_ctx *ctx)
+{
+	int rc = out_format_get(ctx, &show_fmt);
 
 	if (rc)
 		return rc;
-	if (ctx->argc && !strcmp(ctx->argv[0], "qp")) {
-		return counter_qp_show(ctx, fmt);
-	}
+	if (show_qp(ctx))
+		return counter_qp_show_args(ctx);
 	for (const struct rfilter_key *k = counter_qp_show_form.filters; ctx->argc && k->name; k++) {
 		if (!strcmp(ctx->argv[0], k->name)) {
 			usage_error("'%s' filters the per-QP counters: rdmadiag counter show qp [DEV[/PORT]] %s N", k->name,
@@ -42,6 +46,17 @@ static int counter_show(struct cmd_ctx *ctx)
 			return EXIT_USAGE;
 		}
 	}
+	return args_dev_port(ctx);
+}
+
+static int counter_show(struct cmd_ctx *ctx)
+{
+	struct sample s;
+	enum out_format fmt = show_fmt;
+	int rc;
+
+	if (show_qp(ctx))
+		return counter_qp_show(ctx, fmt);
 	rc = sample_take_first(ctx, &s);
 	if (rc)
 		return rc;
@@ -116,28 +131,33 @@ static const struct cmd_word mode_words[] = {
 
 static const struct action counter_actions[] = {
 	{ .name = "show", .synopsis = "[qp] [DEV[/PORT]]", .summary = "port counters grouped by meaning (traffic, "
-	  "retransmission, RNR, congestion, ...); with qp the per-QP counters", .run = counter_show,
-	  .flags = NEEDS_NETLINK, .opts = show_opts, .positional = COMPLETE_DEV_PORT, .words = show_words },
+	  "retransmission, RNR, congestion, ...); with qp the per-QP counters", .check_args = counter_show_args,
+	  .run = counter_show, .flags = NEEDS_NETLINK, .opts = show_opts, .positional = COMPLETE_DEV_PORT,
+	  .words = show_words },
 	{ .name = "watch", .synopsis = "[DEV[/PORT]]",
-	  .summary = "per-interval deltas and rates of the counters that changed", .run = counter_watch,
-	  .flags = NEEDS_NETLINK, .opts = counter_watch_opts, .positional = COMPLETE_DEV_PORT },
+	  .summary = "per-interval deltas and rates of the counters that changed", .check_args = counter_watch_args,
+	  .run = counter_watch, .flags = NEEDS_NETLINK, .opts = counter_watch_opts, .positional = COMPLETE_DEV_PORT },
 	{ .name = "check", .synopsis = "[DEV[/PORT]]",
 	  .summary = "sample twice and say what rising counters mean (loss, congestion, RNR, flaps)",
-	  .run = counter_check, .flags = NEEDS_NETLINK, .opts = counter_check_opts, .positional = COMPLETE_DEV_PORT,
+	  .check_args = counter_check_args, .no_netlink = counter_check_no_netlink, .run = counter_check,
+	  .flags = NEEDS_NETLINK, .opts = counter_check_opts, .positional = COMPLETE_DEV_PORT,
 	  .checks = counter_check_def },
 	{ .name = "map", .synopsis = "",
 	  .summary = "the vendor-neutral map: driver counter names, their kind and group", .run = counter_map },
 	{ .name = "mode", .synopsis = "[DEV[/PORT]] | set DEV/PORT auto type|pid|type,pid|off",
 	  .summary = "statistic mode of per-QP counters (auto by type or pid, manual, none), or set it",
-	  .run = counter_qp_mode, .flags = NEEDS_NETLINK, .positional = COMPLETE_DEV_PORT, .words = mode_words },
+	  .check_args = counter_qp_mode_args, .run = counter_qp_mode, .flags = NEEDS_NETLINK,
+	  .positional = COMPLETE_DEV_PORT, .words = mode_words },
 	{ .name = "bind", .synopsis = "DEV/PORT lqpn N [counter ID]",
-	  .summary = "bind a QP to a per-QP counter (a new one without counter ID)", .run = counter_qp_bind,
-	  .flags = NEEDS_NETLINK | ARG_FIRST, .positional = COMPLETE_DEV_PORT, .filters = counter_qp_bind_keys },
+	  .summary = "bind a QP to a per-QP counter (a new one without counter ID)",
+	  .check_args = counter_qp_bind_args, .run = counter_qp_bind, .flags = NEEDS_NETLINK | ARG_FIRST,
+	  .positional = COMPLETE_DEV_PORT, .filters = counter_qp_bind_keys },
 	{ .name = "unbind", .synopsis = "DEV/PORT counter ID [lqpn N]",
-	  .summary = "unbind a QP (or every QP) from a per-QP counter", .run = counter_qp_unbind,
-	  .flags = NEEDS_NETLINK | ARG_FIRST, .positional = COMPLETE_DEV_PORT, .filters = counter_qp_bind_keys },
-	{ .name = "list", .synopsis = "[DEV[/PORT]]", .summary = "same as show", .run = counter_show,
-	  .flags = NEEDS_NETLINK | HIDDEN, .opts = show_opts, .positional = COMPLETE_DEV_PORT },
+	  .summary = "unbind a QP (or every QP) from a per-QP counter",
+	  .check_args = counter_qp_bind_args, .run = counter_qp_unbind, .flags = NEEDS_NETLINK | ARG_FIRST,
+	  .positional = COMPLETE_DEV_PORT, .filters = counter_qp_bind_keys },
+	{ .name = "list", .synopsis = "[DEV[/PORT]]", .summary = "same as show", .check_args = counter_show_args,
+	  .run = counter_show, .flags = NEEDS_NETLINK | HIDDEN, .opts = show_opts, .positional = COMPLETE_DEV_PORT },
 	{ 0 },
 };
 

@@ -158,13 +158,12 @@ static int check_no_rdma(const struct sample *s, int rc, enum out_format fmt)
 	return s->no_devices ? check_exit_code(&sum, false) : rc;
 }
 
-int counter_check(struct cmd_ctx *ctx)
+static enum out_format check_fmt;	/* --format, read by counter_check_args */
+
+int counter_check_args(struct cmd_ctx *ctx)
 {
-	struct check_summary sum = { 0 };
-	struct sample old = { 0 }, now = { 0 };
-	enum out_format fmt;
 	double interval;
-	int rc = out_format_get(ctx, &fmt);
+	int rc = out_format_get(ctx, &check_fmt);
 
 	if (rc)
 		return rc;
@@ -173,10 +172,29 @@ int counter_check(struct cmd_ctx *ctx)
 	if (sample_interval_opt(ctx, 2, &interval) ||
 	    check_only_skip_conflict(ctx_opt_str(ctx, O_ONLY, NULL), ctx_opt_str(ctx, O_SKIP, NULL), check_ids))
 		return EXIT_USAGE;
-	/* report merge names the node by it, as for link check */
+	/* report merge names the node by it, as for link check (netlink or not) */
 	out_set_host(local_host_name());
+	return args_dev_port(ctx);
+}
+
+int counter_check_no_netlink(struct cmd_ctx *ctx, int rc)
+{
+	(void)ctx;
+	return check_no_rdma(&(struct sample){ 0 }, rc, check_fmt);
+}
+
+int counter_check(struct cmd_ctx *ctx)
+{
+	struct check_summary sum = { 0 };
+	struct sample old = { 0 }, now = { 0 };
+	enum out_format fmt = check_fmt;
+	double interval;
+	int rc;
+
+	if (sample_interval_opt(ctx, 2, &interval))	/* checked before: says nothing */
+		return EXIT_USAGE;
 	rc = sample_take_first(ctx, &old);
-	if (old.no_devices || old.no_netlink)
+	if (old.no_devices)
 		return check_no_rdma(&old, rc, fmt);
 	if (rc)
 		return rc;

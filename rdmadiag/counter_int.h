@@ -33,8 +33,11 @@ void counter_print_port(const struct port_ctr *p);
 void counter_prom_ports(const struct sample *s, enum out_format f);
 
 /* ---- counter_watch.c, counter_check.c: the actions ---- */
+int counter_watch_args(struct cmd_ctx *ctx);
 int counter_watch(struct cmd_ctx *ctx);
 extern const struct cmd_opt counter_watch_opts[];
+int counter_check_args(struct cmd_ctx *ctx);
+int counter_check_no_netlink(struct cmd_ctx *ctx, int rc);
 int counter_check(struct cmd_ctx *ctx);
 extern const struct cmd_opt counter_check_opts[];
 /* The definition of the i-th rule, NULL past the last (struct action's checks). */

@@ -165,20 +165,11 @@ static int report_qpc_error(const char *doing, const char *dev, uint32_t dev_ind
 
 /* ---- ports ---- */
 
-/* The ports a DEV[/PORT] word selects (every port of every device when
- * dev is NULL); reports errors and returns an exit code. */
-static int select_ports(const struct cmd_ctx *ctx, const char *dev, unsigned port, struct sample *s)
-{
-	int rc = cmd_require(ctx);
-
-	return rc ? rc : sample_ports(dev, port, s);
-}
-
 /* Mutating commands act on one port: DEV/PORT, or DEV with a single port. */
-static int one_port(const struct cmd_ctx *ctx, const struct dev_port *sel, struct port_ctr *out)
+static int one_port(const struct dev_port *sel, struct port_ctr *out)
 {
 	struct sample s;
-	int rc = select_ports(ctx, sel->dev, sel->port, &s);
+	int rc = sample_ports(sel->dev, sel->port, &s);
 
 	if (rc)
 		return rc;
@@ -420,18 +411,21 @@ static void show_walk_free(struct show_walk *w)
 	free(w->copy);
 }
 
-int counter_qp_show(struct cmd_ctx *ctx, enum out_format fmt)
+/* The words after "qp": [DEV[/PORT]] [FILTER VALUE]... */
+int counter_qp_show_args(struct cmd_ctx *ctx)
 {
 	struct cmd_ctx sub = *ctx;
-	struct res_query q;
-	struct sample s;
-	struct show_walk w = { .q = &q, .prom = out_format_is_prom(fmt) };
-	int rc;
 
 	sub.argc--, sub.argv++;	/* "qp" */
-	if (res_query_parse(&sub, show_keys, &q))
-		return EXIT_USAGE;
-	rc = select_ports(ctx, q.has_dev ? q.sel.dev : NULL, q.sel.port, &s);
+	return res_args_with(&sub, show_keys);
+}
+
+int counter_qp_show(struct cmd_ctx *ctx, enum out_format fmt)
+{
+	struct res_query q = *res_checked();
+	struct sample s;
+	struct show_walk w = { .q = &q, .prom = out_format_is_prom(fmt) };
+	int rc = sample_ports(q.has_dev ? q.sel.dev : NULL, q.sel.port, &s);
 	if (rc)
 		return rc;
 	if (!w.prom)
@@ -454,7 +448,7 @@ int counter_qp_show(struct cmd_ctx *ctx, enum out_format fmt)
 					      err, false);
 	}
 	if (!rc)
-		rc = check_named_counter(&q, &w, q.has_dev ? sub.argv[0] : "any port");
+		rc = check_named_counter(&q, &w, q.has_dev ? ctx->argv[1] : "any port");	/* after "qp" */
 	if (!w.prom)
 		out_list_end();
 	else if (!rc)
@@ -493,21 +487,43 @@ static void out_mode(const struct port_ctr *p, const struct stat_qp_mode *m, boo
 
 static int parse_auto(const struct cmd_ctx *ctx, uint32_t *mask);
 
-static int mode_set(struct cmd_ctx *ctx)
+static bool is_mode_set(const struct cmd_ctx *ctx)
 {
-	struct dev_port sel;
-	struct port_ctr p;
-	struct stat_qp_mode m = { RDMA_COUNTER_MODE_AUTO, 0 };
-	int rc, err;
+	return ctx->argc && !strcmp(ctx->argv[0], "set");
+}
 
+/* "set DEV/PORT auto ...": DEV/PORT into ctx->sel, the criteria into *mask. */
+static int mode_set_args(struct cmd_ctx *ctx, uint32_t *mask)
+{
 	if (ctx->argc < 4 || ctx->argc > 5 || strcmp(ctx->argv[2], "auto")) {
 		usage_error("usage: counter mode set DEV/PORT auto type|pid|type,pid|off (as in: counter mode set "
 			    "mlx5_0/1 auto type)");
 		return EXIT_USAGE;
 	}
-	if (parse_dev_port(ctx->argv[1], &sel) || parse_auto(ctx, &m.mask))
+	if (parse_dev_port(ctx->argv[1], &ctx->sel) || parse_auto(ctx, mask))
 		return EXIT_USAGE;
-	rc = one_port(ctx, &sel, &p);
+	return ARGS_VALID;
+}
+
+int counter_qp_mode_args(struct cmd_ctx *ctx)
+{
+	uint32_t mask;
+
+	if (is_mode_set(ctx))
+		return mode_set_args(ctx, &mask);
+	return args_dev_port(ctx);
+}
+
+static int mode_set(struct cmd_ctx *ctx)
+{
+	struct port_ctr p;
+	struct stat_qp_mode m = { RDMA_COUNTER_MODE_AUTO, 0 };
+	int rc, err;
+
+	rc = mode_set_args(ctx, &m.mask);	/* checked before: says nothing */
+	if (rc != ARGS_VALID)
+		return rc;
+	rc = one_port(&ctx->sel, &p);
 	if (rc)
 		return rc;
 	/* rxe accepts auto mode but never binds a QP: refuse a setting that does nothing. */
@@ -566,15 +582,12 @@ static int parse_auto(const struct cmd_ctx *ctx, uint32_t *mask)
 
 int counter_qp_mode(struct cmd_ctx *ctx)
 {
-	struct dev_port sel;
 	struct sample s;
 	int rc;
 
-	if (ctx->argc && !strcmp(ctx->argv[0], "set"))
+	if (is_mode_set(ctx))
 		return mode_set(ctx);
-	rc = ctx_dev_port(ctx, &sel);
-	if (!rc)
-		rc = select_ports(ctx, ctx->argc ? sel.dev : NULL, sel.port, &s);
+	rc = sample_ports(ctx->argc ? ctx->sel.dev : NULL, ctx->sel.port, &s);
 	if (rc)
 		return rc;
 	out_list_begin("modes");
@@ -596,10 +609,13 @@ int counter_qp_mode(struct cmd_ctx *ctx)
 /* ---- bind / unbind ---- */
 
 /* "DEV/PORT KEY VALUE...": one port and single values (no lists or ranges). */
-static int parse_bind_args(struct cmd_ctx *ctx, struct res_query *q, struct port_ctr *p)
+int counter_qp_bind_args(struct cmd_ctx *ctx)
 {
-	if (res_query_parse(ctx, counter_qp_bind_keys, q))
-		return EXIT_USAGE;
+	const struct res_query *q = res_checked();
+	int rc = res_args_with(ctx, counter_qp_bind_keys);
+
+	if (rc != ARGS_VALID)
+		return rc;
 	if (!q->has_dev) {
 		usage_error("%s %s needs DEV/PORT first, as in: rdmadiag counter %s mlx5_0/1 ...", ctx->object->name,
 			    ctx->action->name, ctx->action->name);
@@ -613,7 +629,14 @@ static int parse_bind_args(struct cmd_ctx *ctx, struct res_query *q, struct port
 			return EXIT_USAGE;
 		}
 	}
-	return one_port(ctx, &q->sel, p);
+	return ARGS_VALID;
+}
+
+/* The words counter_qp_bind_args checked, and their port. */
+static int bind_port(struct res_query *q, struct port_ctr *p)
+{
+	*q = *res_checked();
+	return one_port(&q->sel, p);
 }
 
 struct find_counter {
@@ -690,8 +713,9 @@ int counter_qp_bind(struct cmd_ctx *ctx)
 	struct port_ctr p;
 	uint32_t lqpn, id = 0;
 	bool has_id;
-	int rc = parse_bind_args(ctx, &q, &p), err;
+	int rc = bind_port(&q, &p), err;
 
+	(void)ctx;	/* its words: counter_qp_bind_args */
 	if (rc)
 		return rc;
 	if (!res_query_single_id(&q, "lqpn", &lqpn)) {
@@ -748,8 +772,9 @@ int counter_qp_unbind(struct cmd_ctx *ctx)
 	struct port_ctr p;
 	struct find_counter f = { 0 };
 	uint32_t lqpn;
-	int rc = parse_bind_args(ctx, &q, &p);
+	int rc = bind_port(&q, &p);
 
+	(void)ctx;	/* its words: counter_qp_bind_args */
 	if (rc)
 		return rc;
 	if (!res_query_single_id(&q, "counter", &f.id)) {

@@ -13,8 +13,14 @@
 #include "resource.h"
 
 /* `counter show qp ...`: ctx->argv[0] is "qp"; fmt from --format. */
+/* Each action's check_args (struct action) with its run: counter show qp
+ * (the check_args of counter show hands "qp ..." to counter_qp_show_args),
+ * counter mode, counter bind and unbind (one check_args). */
+int counter_qp_show_args(struct cmd_ctx *ctx);
 int counter_qp_show(struct cmd_ctx *ctx, enum out_format fmt);
+int counter_qp_mode_args(struct cmd_ctx *ctx);
 int counter_qp_mode(struct cmd_ctx *ctx);
+int counter_qp_bind_args(struct cmd_ctx *ctx);
 int counter_qp_bind(struct cmd_ctx *ctx);
 int counter_qp_unbind(struct cmd_ctx *ctx);
 

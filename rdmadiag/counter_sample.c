@@ -246,19 +246,10 @@ static void report_port_error(const struct port_ctr *p)
 		     "check 'rdma statistic show link' and /sys/class/infiniband/DEV/ports/N/; some drivers have no counters");
 }
 
-int sample_take_first(struct cmd_ctx *ctx, struct sample *s)
+int sample_take_first(const struct cmd_ctx *ctx, struct sample *s)
 {
-	struct dev_port sel;
-	int rc = ctx_dev_port(ctx, &sel);
+	int rc = sample_ports(ctx->argc ? ctx->sel.dev : NULL, ctx->sel.port, s);
 
-	if (rc)
-		return rc;
-	rc = cmd_require(ctx);
-	if (rc) {
-		s->no_netlink = true;
-		return rc;
-	}
-	rc = sample_ports(ctx->argc ? sel.dev : NULL, sel.port, s);
 	if (rc)
 		return rc;
 	sample_read(s, NULL);

@@ -28,7 +28,6 @@ struct sample {
 	double wall;		/* Unix time when read */
 	double started;		/* CLOCK_MONOTONIC when read, never recorded: for pacing only */
 	bool no_devices;	/* sample_ports() found no device at all (none asked for) */
-	bool no_netlink;	/* RDMA netlink could not be opened (set by the callers) */
 };
 
 /* Lists the ports of dev (NULL: all devices), or only `port` when non-zero.
@@ -57,9 +56,9 @@ void install_stop_handler(void);
 /* What the counter commands do with samples (show, watch and check alike). */
 /* "mlx5_0/1" */
 void counter_port_name(const struct port_ctr *p, char *buf, size_t len);
-/* The first sample of the ports that ctx's DEV[/PORT] selects; 0 or an exit
- * code (s->no_netlink set when RDMA netlink cannot be opened). */
-int sample_take_first(struct cmd_ctx *ctx, struct sample *s);
+/* The first sample of the ports that ctx->sel (the action's DEV[/PORT],
+ * checked by its check_args) selects, RDMA netlink open; 0 or an exit code. */
+int sample_take_first(const struct cmd_ctx *ctx, struct sample *s);
 /* Exit code when some port had no counters at all, each said. */
 int sample_port_errors(const struct sample *s);
 /* Old value of the same counter of the same port, by name and source. */

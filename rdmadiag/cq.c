@@ -40,7 +40,8 @@ static int cq_show(struct cmd_ctx *ctx)
 
 static const struct action cq_actions[] = {
 	{ .name = "show", .synopsis = RES_SYN, .summary = "list completion queues: size, users, poll context, owner",
-	  .run = cq_show, .flags = NEEDS_NETLINK, .positional = COMPLETE_DEV_PORT, .filters = cq_keys },
+	  .check_args = res_args, .run = cq_show, .flags = NEEDS_NETLINK, .positional = COMPLETE_DEV_PORT,
+	  .filters = cq_keys },
 	{ 0 },
 };
 

@@ -82,52 +82,57 @@ static int print_dev(const struct rd_dev *d, void *data)
 	return 0;
 }
 
-static int dev_show(struct cmd_ctx *ctx)
+/* [DEV]: at most one word, into ctx->sel; "dev show" or "dev monitor" (for
+ * "dev list" too) names the command in the message. */
+static int one_dev_word(struct cmd_ctx *ctx, const char *cmd)
 {
-	struct dev_port sel;
-	int count = 0, rc, err;
-
 	if (ctx->argc > 1) {
-		usage_error("dev show takes at most one device name, got '%s'", ctx->argv[1]);
+		usage_error("%s takes at most one device name, got '%s'", cmd, ctx->argv[1]);
 		return EXIT_USAGE;
 	}
-	if (ctx->argc == 1 && parse_dev_port(ctx->argv[0], &sel))
+	if (ctx->argc == 1 && parse_dev_port(ctx->argv[0], &ctx->sel))
 		return EXIT_USAGE;
-	if (ctx->argc == 1 && sel.port) {
+	return ARGS_VALID;
+}
+
+static int dev_show_args(struct cmd_ctx *ctx)
+{
+	int rc = one_dev_word(ctx, "dev show");
+
+	if (rc == ARGS_VALID && ctx->argc == 1 && ctx->sel.port) {
 		usage_error("dev show takes a device, not a port ('%s'); try: rdmadiag link show %s", ctx->argv[0],
 			    ctx->argv[0]);
 		return EXIT_USAGE;
 	}
-	rc = cmd_require(ctx);
-	if (rc)
-		return rc;
+	return rc;
+}
+
+static int dev_show(struct cmd_ctx *ctx)
+{
+	const char *dev = ctx->argc ? ctx->sel.dev : NULL;
+	int count = 0, err;
+
 	out_list_begin("devices");
-	err = rd_dev_each(ctx->argc ? sel.dev : NULL, print_dev, &count);
+	err = rd_dev_each(dev, print_dev, &count);
 	out_list_end();
 	if (err)
-		return report_dev_error(ctx->argc ? sel.dev : NULL, err);
+		return report_dev_error(dev, err);
 	if (count == 0)
 		return report_no_devices();
 	return EXIT_OK;
 }
 
+static int dev_monitor_args(struct cmd_ctx *ctx)
+{
+	return one_dev_word(ctx, "dev monitor");
+}
+
+/* A host without RDMA is told once (NEEDS_NETLINK), with the exit code of
+ * every other command, not by the monitor socket, then the list read, then
+ * its error. */
 static int dev_monitor(struct cmd_ctx *ctx)
 {
-	struct dev_port sel = { 0 };
-	int rc;
-
-	if (ctx->argc > 1) {
-		usage_error("dev monitor takes at most one device name, got '%s'", ctx->argv[1]);
-		return EXIT_USAGE;
-	}
-	if (ctx->argc == 1 && parse_dev_port(ctx->argv[0], &sel))
-		return EXIT_USAGE;
-	/* A host without RDMA is told once, with the exit code of every other
-	 * command, not by the monitor socket, then the list read, then its error. */
-	rc = cmd_require(ctx);
-	if (rc)
-		return rc;
-	return devwatch_follow(ctx->argc ? sel.dev : NULL, ctx_opt_dbl(ctx, O_INTERVAL, 1.0),
+	return devwatch_follow(ctx->argc ? ctx->sel.dev : NULL, ctx_opt_dbl(ctx, O_INTERVAL, 1.0),
 			       ctx_opt_uint(ctx, O_COUNT, 0));
 }
 
@@ -142,14 +147,14 @@ static const struct cmd_opt dev_monitor_opts[] = {
 
 static const struct action dev_actions[] = {
 	{ .name = "show", .synopsis = "[DEV]",
-	  .summary = "list RDMA devices: node type, firmware, GUIDs, driver, ports", .run = dev_show,
-	  .flags = NEEDS_NETLINK, .positional = COMPLETE_DEV },
-	{ .name = "list", .synopsis = "[DEV]", .summary = "same as show", .run = dev_show,
+	  .summary = "list RDMA devices: node type, firmware, GUIDs, driver, ports", .check_args = dev_show_args,
+	  .run = dev_show, .flags = NEEDS_NETLINK, .positional = COMPLETE_DEV },
+	{ .name = "list", .synopsis = "[DEV]", .summary = "same as show", .check_args = dev_show_args, .run = dev_show,
 	  .flags = NEEDS_NETLINK | HIDDEN, .positional = COMPLETE_DEV },
 	{ .name = "monitor", .synopsis = "[DEV]",
 	  .summary = "report devices added, removed, renamed and netdevs attached or detached, as they happen",
-	  .run = dev_monitor, .flags = NEEDS_NETLINK | OUTPUT_STREAM, .opts = dev_monitor_opts,
-	  .positional = COMPLETE_DEV },
+	  .check_args = dev_monitor_args, .run = dev_monitor, .flags = NEEDS_NETLINK | OUTPUT_STREAM,
+	  .opts = dev_monitor_opts, .positional = COMPLETE_DEV },
 	{ 0 },
 };
 

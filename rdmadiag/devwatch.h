@@ -36,7 +36,7 @@ struct devwatch {
 };
 
 /* Reads the device list and chooses the mode (-d prints which), RDMA
- * netlink being open (the command's cmd_require). Returns an exit code; a
+ * netlink being open (the command's NEEDS_NETLINK). Returns an exit code; a
  * named device that does not exist is reported here as an error, unless
  * wait_for_it (dev monitor, which one starts before creating the device):
  * then a note on stderr, and its addition is reported. */

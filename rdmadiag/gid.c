@@ -163,15 +163,10 @@ static void print_recs(const struct gid_walk *w)
 static int gid_show(struct cmd_ctx *ctx)
 {
 	static struct gid_walk w;	/* large: the recommendations */
-	struct dev_port sel = { 0 };
-	int rc, err;
+	const struct dev_port sel = ctx->sel;
+	int err;
 
 	memset(&w, 0, sizeof(w));
-	if (ctx_dev_port(ctx, &sel))
-		return EXIT_USAGE;
-	rc = cmd_require(ctx);
-	if (rc)
-		return rc;
 	out_list_begin("gids");
 	err = link_each(ctx->argc ? sel.dev : NULL, sel.port, show_port, &w);
 	out_list_end();
@@ -188,8 +183,10 @@ static int gid_show(struct cmd_ctx *ctx)
 static const struct action gid_actions[] = {
 	{ .name = "show", .synopsis = "[DEV[/PORT]]",
 	  .summary = "GID table: index, GID, type, IP, netdev; which index to use per IP (-d: empty slots too)",
-	  .run = gid_show, .flags = NEEDS_NETLINK, .positional = COMPLETE_DEV_PORT },
-	{ .name = "list", .synopsis = "[DEV[/PORT]]", .summary = "same as show", .run = gid_show,
+	  .check_args = args_dev_port, .run = gid_show, .flags = NEEDS_NETLINK,
+	  .positional = COMPLETE_DEV_PORT },
+	{ .name = "list", .synopsis = "[DEV[/PORT]]", .summary = "same as show",
+	  .check_args = args_dev_port, .run = gid_show,
 	  .flags = NEEDS_NETLINK | HIDDEN, .positional = COMPLETE_DEV_PORT },
 	{ 0 },
 };

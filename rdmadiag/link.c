@@ -119,14 +119,9 @@ static int print_port(const struct rd_port *p, void *data)
 
 static int link_show(struct cmd_ctx *ctx)
 {
-	struct dev_port sel = { 0 };
-	int count = 0, rc, err;
+	const struct dev_port sel = ctx->sel;
+	int count = 0, err;
 
-	if (ctx_dev_port(ctx, &sel))
-		return EXIT_USAGE;
-	rc = cmd_require(ctx);
-	if (rc)
-		return rc;
 	out_list_begin("links");
 	/* every port is queried through libibverbs (link_port_fill) */
 	err = link_each_preloaded(ctx->argc ? sel.dev : NULL, sel.port, print_port, &count);
@@ -142,13 +137,15 @@ static int link_show(struct cmd_ctx *ctx)
 
 static const struct action link_actions[] = {
 	{ .name = "show", .synopsis = "[DEV[/PORT]]",
-	  .summary = "port state, link layer, MTU, rate, netdev, LID/SM LID", .run = link_show, .flags = NEEDS_NETLINK,
-	  .positional = COMPLETE_DEV_PORT },
+	  .summary = "port state, link layer, MTU, rate, netdev, LID/SM LID", .check_args = args_dev_port,
+	  .run = link_show, .flags = NEEDS_NETLINK, .positional = COMPLETE_DEV_PORT },
 	{ .name = "check", .synopsis = "[DEV[/PORT]]",
 	  .summary = "health checks of kernel, devices, ports, netdevs, GIDs, PCIe, CPU; names the fix",
-	  .run = link_check, .flags = NEEDS_NETLINK, .opts = link_check_opts, .checks = lc_check_def,
+	  .check_args = link_check_args, .no_netlink = link_check_no_netlink, .run = link_check,
+	  .flags = NEEDS_NETLINK, .opts = link_check_opts, .checks = lc_check_def,
 	  .positional = COMPLETE_DEV_PORT },
-	{ .name = "list", .synopsis = "[DEV[/PORT]]", .summary = "same as show", .run = link_show,
+	{ .name = "list", .synopsis = "[DEV[/PORT]]", .summary = "same as show",
+	  .check_args = args_dev_port, .run = link_show,
 	  .flags = NEEDS_NETLINK | HIDDEN, .positional = COMPLETE_DEV_PORT },
 	{ 0 },
 };

@@ -232,9 +232,11 @@ static void run_checks(const struct lc_env *env, struct check_summary *sum)
 	}
 }
 
-/* No RDMA netlink at all: one failed kernel.rdma, a valid document, exit 3. */
-static int host_unusable(int rc)
+/* No RDMA netlink at all (nl_require() has said why, rc its exit code):
+ * one failed kernel.rdma, a valid document, exit 3. */
+int link_check_no_netlink(struct cmd_ctx *ctx, int rc)
 {
+	(void)ctx;
 	struct check_summary sum = { 0 };
 	struct check_result r;
 
@@ -281,24 +283,27 @@ static int gather_and_run(struct cmd_ctx *ctx, const struct dev_port *sel, struc
 	return check_exit_code(&sum, ctx_opt(ctx, O_STRICT)->set);
 }
 
-int link_check(struct cmd_ctx *ctx)
+int link_check_args(struct cmd_ctx *ctx)
 {
-	struct dev_port sel = { 0 };
-	struct lc_env *env;
-	int rc;
+	int rc = out_format_get(ctx, &lc_format);
 
-	rc = out_format_get(ctx, &lc_format);
 	if (rc)
 		return rc;
 	if (ctx_opt(ctx, O_LIST)->set)
-		return list_checks();
-	if (ctx_dev_port(ctx, &sel) ||
+		return list_checks();	/* no netlink: the devices are not read */
+	if (ctx_dev_port(ctx, &ctx->sel) ||
 	    check_only_skip_conflict(ctx_opt_str(ctx, O_ONLY, NULL), ctx_opt_str(ctx, O_SKIP, NULL), check_ids))
 		return EXIT_USAGE;
+	/* the document names the host also when netlink cannot open */
 	out_set_host(local_host_name());
-	rc = cmd_require(ctx);
-	if (rc)
-		return host_unusable(rc);
+	return ARGS_VALID;
+}
+
+int link_check(struct cmd_ctx *ctx)
+{
+	struct lc_env *env;
+	int rc;
+
 	/* calloc rather than a static zeroed each run: the table has room for
 	 * 128 ports (380 KiB); fresh pages are zero and only those of the ports
 	 * present get touched, which counts under emulation and on small VMs */
@@ -307,7 +312,7 @@ int link_check(struct cmd_ctx *ctx)
 		report_error("gathering what link check reads", "out of memory", "free memory and run it again");
 		return EXIT_RUNTIME;
 	}
-	rc = gather_and_run(ctx, &sel, env);
+	rc = gather_and_run(ctx, &ctx->sel, env);
 	free_env(env);
 	free(env);
 	return rc;

@@ -75,6 +75,10 @@ void lc_gpu_gather(struct lc_env *env);
 void lc_gpu_free(struct lc_env *env);
 
 /* The action: link.c lists it in its command table. */
+/* The action's hooks (struct action): its words and options (--list
+ * answered there), what it says when RDMA netlink cannot open, its run. */
+int link_check_args(struct cmd_ctx *ctx);
+int link_check_no_netlink(struct cmd_ctx *ctx, int rc);
 int link_check(struct cmd_ctx *ctx);
 extern const struct cmd_opt link_check_opts[];
 

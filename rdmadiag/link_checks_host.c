@@ -148,7 +148,7 @@ void lc_chk_kernel_modules(const struct lc_env *env, const void *s, struct check
 	for (int i = 0; i < n; i++) {
 		struct mod_answer a;
 
-		/* link check runs only once RDMA netlink has answered (cmd_require) */
+		/* link check runs only once RDMA netlink has answered (NEEDS_NETLINK) */
 		module_presence(want[i], true, driver_has_device(env, want[i]), &a);
 		sort_module(want[i], &a, &m);
 	}

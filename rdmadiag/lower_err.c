@@ -89,11 +89,6 @@ int nl_require(void)
 	return err ? say_open_error(err) : 0;
 }
 
-int cmd_require(const struct cmd_ctx *ctx)
-{
-	return ctx->action->flags & NEEDS_NETLINK ? nl_require() : 0;
-}
-
 void lower_layers_setup(void)
 {
 	source_set_recorder("rdmadiag " RDMADIAG_VERSION);

@@ -18,14 +18,11 @@
 void lower_layers_setup(void);
 
 /* Opens the netlink socket (or the fixture). On failure prints what failed,
- * why and what to do, and returns the exit code (EXIT_HOST or EXIT_RUNTIME). */
+ * why and what to do, and returns the exit code (EXIT_HOST or EXIT_RUNTIME).
+ * For a NEEDS_NETLINK action cmd_run() (rdmadiag.h) calls it, once the
+ * action's words and options are valid, so that a usage error comes first
+ * and a host without RDMA is told in one wording; handlers do not. */
 int nl_require(void);
-/* What the action's row needs (NEEDS_NETLINK: RDMA netlink open), asked by
- * its handler once its words and options are valid, so that a usage error
- * comes first and a host without RDMA is told in one wording: 0 or the exit
- * code, the reason said. */
-struct cmd_ctx;
-int cmd_require(const struct cmd_ctx *ctx);
 
 /* One message for a failed netlink request (err: -errno): strerror plus the
  * kernel's extended ACK, with the cause and next step its errno suggests. */

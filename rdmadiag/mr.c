@@ -40,7 +40,8 @@ static int mr_show(struct cmd_ctx *ctx)
 
 static const struct action mr_actions[] = {
 	{ .name = "show", .synopsis = RES_SYN, .summary = "list memory regions: keys (root only), length, PD, owner",
-	  .run = mr_show, .flags = NEEDS_NETLINK, .positional = COMPLETE_DEV_PORT, .filters = mr_keys },
+	  .check_args = res_args, .run = mr_show, .flags = NEEDS_NETLINK, .positional = COMPLETE_DEV_PORT,
+	  .filters = mr_keys },
 	{ 0 },
 };
 

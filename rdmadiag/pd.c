@@ -35,8 +35,9 @@ static int pd_show(struct cmd_ctx *ctx)
 }
 
 static const struct action pd_actions[] = {
-	{ .name = "show", .synopsis = RES_SYN, .summary = "list protection domains: users, owner", .run = pd_show,
-	  .flags = NEEDS_NETLINK, .positional = COMPLETE_DEV_PORT, .filters = pd_keys },
+	{ .name = "show", .synopsis = RES_SYN, .summary = "list protection domains: users, owner",
+	  .check_args = res_args, .run = pd_show, .flags = NEEDS_NETLINK, .positional = COMPLETE_DEV_PORT,
+	  .filters = pd_keys },
 	{ 0 },
 };
 

@@ -107,15 +107,11 @@ static int print_qp(const struct rd_res *r, void *data)
 
 static int qp_show(struct cmd_ctx *ctx)
 {
-	struct res_query q;
+	struct res_query q = *res_checked();
 	unsigned count = 0;
 	int rc;
 
-	if (res_query_parse(ctx, qp_keys, &q))
-		return EXIT_USAGE;
-	rc = cmd_require(ctx);
-	if (rc)
-		return rc;
+	(void)ctx;
 	out_list_begin("qps");
 	rc = res_walk(&q, RD_RES_QP, "lqpn", print_qp, &count, NULL);
 	out_list_end();
@@ -569,12 +565,9 @@ static int qp_watch(struct cmd_ctx *ctx)
 	double interval = ctx_opt_dbl(ctx, O_INTERVAL, 1.0);
 	int rc;
 
-	if (res_query_parse(ctx, qp_keys, &q))
-		return EXIT_USAGE;
+	q = *res_checked();
 	w.stuck = ctx_opt_dbl(ctx, O_STUCK, 5.0);
-	rc = cmd_require(ctx);
-	if (!rc)
-		rc = res_query_check_port(&q);
+	rc = res_query_check_port(&q);
 	if (rc)
 		return rc;
 	rc = watch_alloc(&w);
@@ -620,13 +613,14 @@ static const struct cmd_opt qp_watch_opts[] = {
 
 static const struct action qp_actions[] = {
 	{ .name = "show", .synopsis = "[DEV[/PORT]] [FILTER VALUE]...",
-	  .summary = "list queue pairs: type, state, PSNs, owner", .run = qp_show, .flags = NEEDS_NETLINK,
-	  .positional = COMPLETE_DEV_PORT, .filters = qp_keys },
-	{ .name = "list", .synopsis = "[DEV[/PORT]] [FILTER VALUE]...", .summary = "same as show", .run = qp_show,
-	  .flags = NEEDS_NETLINK | HIDDEN, .positional = COMPLETE_DEV_PORT, .filters = qp_keys },
+	  .summary = "list queue pairs: type, state, PSNs, owner", .check_args = res_args, .run = qp_show,
+	  .flags = NEEDS_NETLINK, .positional = COMPLETE_DEV_PORT, .filters = qp_keys },
+	{ .name = "list", .synopsis = "[DEV[/PORT]] [FILTER VALUE]...", .summary = "same as show",
+	  .check_args = res_args, .run = qp_show, .flags = NEEDS_NETLINK | HIDDEN, .positional = COMPLETE_DEV_PORT,
+	  .filters = qp_keys },
 	{ .name = "watch", .synopsis = "[DEV[/PORT]] [FILTER VALUE]...",
 	  .summary = "poll queue pairs and report creation, state changes, destruction; flag stuck and broken ones",
-	  .run = qp_watch, .flags = NEEDS_NETLINK | OUTPUT_STREAM, .opts = qp_watch_opts,
+	  .check_args = res_args, .run = qp_watch, .flags = NEEDS_NETLINK | OUTPUT_STREAM, .opts = qp_watch_opts,
 	  .positional = COMPLETE_DEV_PORT, .filters = qp_keys },
 	{ 0 },
 };

@@ -126,6 +126,12 @@ struct cmd_form {
 	unsigned flags;			/* ARG_FIRST */
 };
 
+/* DEV[/PORT] argument: port 0 means every port. */
+struct dev_port {
+	char dev[64];
+	unsigned port;
+};
+
 /* What a handler receives: its positional words and its parsed options. */
 struct cmd_ctx {
 	const struct object *object;
@@ -133,10 +139,14 @@ struct cmd_ctx {
 	int argc;			/* positional words */
 	char **argv;
 	struct opt_value opt[MAX_OPTS];
+	struct dev_port sel;		/* the DEV[/PORT] word, when check_args read one ("" and 0: none) */
 };
 
 enum action_flags {
-	NEEDS_NETLINK = 1u << 0,	/* opens NETLINK_RDMA: cmd_require() (lower_err.h) does */
+	/* RDMA netlink is opened (nl_require(), lower_err.h) by cmd_run(), once the
+	 * action's check_args has accepted its words, before run: a usage error
+	 * comes first, and a host without RDMA is told in one wording */
+	NEEDS_NETLINK = 1u << 0,
 	/* 1u << 1 was NEEDS_VERBS, never read: libibverbs is dlopen()ed where a
 	 * port is first queried (verbs/dl.c), so a row has nothing to declare */
 	HIDDEN = 1u << 2,		/* not listed in help */
@@ -144,10 +154,21 @@ enum action_flags {
 	ARG_FIRST = 1u << 4,		/* the positional word is required and comes before the keywords */
 };
 
+/* What an action's check_args returns when its words and options are valid
+ * and it is to run; anything else is its exit code (2 after a usage error,
+ * 0 after --list, which needs no netlink). */
+#define ARGS_VALID (-1)
+
 struct action {
 	const char *name;
 	const char *synopsis;		/* positional part, "[DEV[/PORT]]" */
 	const char *summary;		/* one line for help */
+	/* cmd_run() calls them in this order, each only when the one before
+	 * let it: check_args (or none), netlink when the row NEEDS_NETLINK
+	 * (no_netlink, when set, says a failed open in the action's own form
+	 * and returns the exit code), then run. */
+	int (*check_args)(struct cmd_ctx *ctx);	/* ARGS_VALID, or the exit code; may fill ctx->sel */
+	int (*no_netlink)(struct cmd_ctx *ctx, int rc);	/* rc: nl_require()'s, already said */
 	int (*run)(struct cmd_ctx *ctx);
 	unsigned flags;
 	const struct cmd_opt *opts;	/* terminated by { 0 } (id O_NONE) */
@@ -190,10 +211,14 @@ int cmd_dispatch(int argc, char **argv);
  * when it names a command to run, else the exit code after printing help or
  * saying the usage error (argv is left as it was). */
 int cmd_check_line(int argc, char **argv);
-/* Who runs a parsed command: ctx->action->run unless replaced (the
- * command-line fuzz target skips handlers that wait or use the network). */
+/* Who runs a parsed command: cmd_run() unless replaced (the command-line
+ * fuzz target skips handlers that wait or use the network). */
 typedef int (*cmd_runner)(struct cmd_ctx *ctx);
 void cmd_set_runner(cmd_runner run);
+/* cmd_run.c: a parsed action, as the dispatcher and system check run it:
+ * check_args, then RDMA netlink for a NEEDS_NETLINK row, then run (see
+ * struct action). Returns the exit code. */
+int cmd_run(struct cmd_ctx *ctx);
 
 /* complete.c, tables.c: hidden commands for the shell completion and the docs
  * tests. argv[0] is "__complete"; they never open netlink. */
@@ -231,14 +256,12 @@ int parse_decimal(const char *s, double min, double max, double *out);
 void report_error(const char *what, const char *cause, const char *next);
 __attribute__((format(printf, 1, 2))) void usage_error(const char *fmt, ...);
 
-/* DEV[/PORT] argument: port 0 means every port. */
-struct dev_port {
-	char dev[64];
-	unsigned port;
-};
 int parse_dev_port(const char *word, struct dev_port *out);
 /* The optional single DEV[/PORT] word of an action: 0 (sel->dev is "" when
  * absent) or EXIT_USAGE after saying what is wrong. */
 int ctx_dev_port(const struct cmd_ctx *ctx, struct dev_port *sel);
+/* check_args of an action whose words are [DEV[/PORT]]: ctx_dev_port() into
+ * ctx->sel; ARGS_VALID or EXIT_USAGE. */
+int args_dev_port(struct cmd_ctx *ctx);
 
 #endif

@@ -52,25 +52,27 @@ static int find_index(const struct rd_dev *d, void *data)
 	return 1;
 }
 
-static int summary_show(struct cmd_ctx *ctx)
+static int summary_args(struct cmd_ctx *ctx)
 {
-	struct summary s = { 0 };
-	struct dev_port sel;
-	int rc, err;
-
 	if (ctx->argc > 1) {
 		usage_error("res show takes at most one device name, got '%s'", ctx->argv[1]);
 		return EXIT_USAGE;
 	}
-	if (ctx->argc == 1 && parse_dev_port(ctx->argv[0], &sel))
+	if (ctx->argc == 1 && parse_dev_port(ctx->argv[0], &ctx->sel))
 		return EXIT_USAGE;
-	if (ctx->argc == 1 && sel.port) {
+	if (ctx->argc == 1 && ctx->sel.port) {
 		usage_error("res show takes a device name, not DEV/PORT: '%s'", ctx->argv[0]);
 		return EXIT_USAGE;
 	}
-	rc = cmd_require(ctx);
-	if (rc)
-		return rc;
+	return ARGS_VALID;
+}
+
+static int summary_show(struct cmd_ctx *ctx)
+{
+	struct summary s = { 0 };
+	const struct dev_port sel = ctx->sel;
+	int err;
+
 	/* the list first: an unknown device leaves it empty, as in link show */
 	out_list_begin("devices");
 	if (ctx->argc == 1) {
@@ -97,7 +99,7 @@ static int summary_show(struct cmd_ctx *ctx)
 
 static const struct action res_actions[] = {
 	{ .name = "show", .synopsis = "[DEV]", .summary = "count resources per device: pd, cq, qp, cm_id, mr, ctx, srq",
-	  .run = summary_show, .flags = NEEDS_NETLINK, .positional = COMPLETE_DEV },
+	  .check_args = summary_args, .run = summary_show, .flags = NEEDS_NETLINK, .positional = COMPLETE_DEV },
 	{ 0 },
 };
 

@@ -175,6 +175,23 @@ int res_query_parse(const struct cmd_ctx *ctx, const struct rfilter_key *keys, s
 	return 0;
 }
 
+static struct res_query checked;	/* what the running action's check_args parsed */
+
+int res_args_with(const struct cmd_ctx *ctx, const struct rfilter_key *keys)
+{
+	return res_query_parse(ctx, keys, &checked) ? EXIT_USAGE : ARGS_VALID;
+}
+
+int res_args(struct cmd_ctx *ctx)
+{
+	return res_args_with(ctx, ctx->action->filters);
+}
+
+const struct res_query *res_checked(void)
+{
+	return &checked;
+}
+
 bool res_query_single_id(const struct res_query *q, const char *id_key, uint32_t *id)
 {
 	const struct rfilter_term *found = NULL;

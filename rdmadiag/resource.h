@@ -53,6 +53,14 @@ struct res_query {
  * no port (res_query_match()). Prints a usage error and returns -1 on bad
  * input. */
 int res_query_parse(const struct cmd_ctx *ctx, const struct rfilter_key *keys, struct res_query *q);
+/* check_args of an action whose words are "[DEV[/PORT]] [KEY VALUE]..."
+ * against its row's filters: ARGS_VALID or EXIT_USAGE after the usage error.
+ * The words are parsed once (a list is split in place): the action's run
+ * takes the query from res_checked(). res_args_with() does the same for the
+ * words and keys its caller names (counter show qp, counter bind). */
+int res_args(struct cmd_ctx *ctx);
+int res_args_with(const struct cmd_ctx *ctx, const struct rfilter_key *keys);
+const struct res_query *res_checked(void);
 /* True when the filters ask for exactly one object id (key `id_key`). */
 bool res_query_single_id(const struct res_query *q, const char *id_key, uint32_t *id);
 bool res_query_match(const struct res_query *q, const struct rd_res *r);

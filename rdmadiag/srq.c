@@ -39,7 +39,8 @@ static int srq_show(struct cmd_ctx *ctx)
 
 static const struct action srq_actions[] = {
 	{ .name = "show", .synopsis = RES_SYN, .summary = "list shared receive queues: type, PD, CQ, owner",
-	  .run = srq_show, .flags = NEEDS_NETLINK, .positional = COMPLETE_DEV_PORT, .filters = srq_keys },
+	  .check_args = res_args, .run = srq_show, .flags = NEEDS_NETLINK, .positional = COMPLETE_DEV_PORT,
+	  .filters = srq_keys },
 	{ 0 },
 };
 

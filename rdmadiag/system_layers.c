@@ -169,7 +169,7 @@ static int run_engine(struct system_run *s, struct layer *l, struct cmd_ctx *c)
 {
 	s->cur = l;
 	check_set_observer(observe, s);
-	l->rc = c->action->run(c);
+	l->rc = cmd_run(c);	/* as the dispatcher runs it: words, netlink, handler */
 	check_set_observer(NULL, NULL);
 	l->ran = true;
 	return l->rc;
