@@ -122,6 +122,17 @@ perftest_pair() { # NAME ARGS...: server in B, client here; figures in $output
 	peer_until -t 30 "ss -Hltn 'sport = :18515' | grep -q ."
 	run timeout 120 "$name" -d "$LAB_RXE" -x "$x" "$@" "$LAB_PEER_IP"
 	peer_bg_wait "$h" 20 || true
+	# A client that gives up can print nothing past its header: the
+	# server's words say which side failed and why.
+	[ "$status" = 0 ] || perftest_said "$name client" "$output"
+	[ "$status" = 0 ] || perftest_said "$name server (B)" "$(peer_bg_log "$h")"
+}
+
+perftest_said() { # WHO OUTPUT: its last lines as TAP comments
+	local line
+	while IFS= read -r line; do
+		figure "$1: $line"
+	done < <(tail -n 8 <<<"$2")
 }
 
 @test "perftest beside it on the same pair (ib_write_bw -D 3, ib_send_lat -n 1000): its figures" {
