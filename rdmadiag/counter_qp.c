@@ -505,25 +505,22 @@ static int mode_set_args(struct cmd_ctx *ctx, uint32_t *mask)
 	return ARGS_VALID;
 }
 
+static uint32_t set_mask;	/* counter mode set's criteria, as counter_qp_mode_args parsed them */
+
 int counter_qp_mode_args(struct cmd_ctx *ctx)
 {
-	uint32_t mask;
-
 	if (is_mode_set(ctx))
-		return mode_set_args(ctx, &mask);
+		return mode_set_args(ctx, &set_mask);
 	return args_dev_port(ctx);
 }
 
 static int mode_set(struct cmd_ctx *ctx)
 {
 	struct port_ctr p;
-	struct stat_qp_mode m = { RDMA_COUNTER_MODE_AUTO, 0 };
+	struct stat_qp_mode m = { RDMA_COUNTER_MODE_AUTO, set_mask };
 	int rc, err;
 
-	rc = mode_set_args(ctx, &m.mask);	/* checked before: says nothing */
-	if (rc != ARGS_VALID)
-		return rc;
-	rc = one_port(&ctx->sel, &p);
+	rc = one_port(&ctx->sel, &p);	/* DEV/PORT: counter_qp_mode_args */
 	if (rc)
 		return rc;
 	/* rxe accepts auto mode but never binds a QP: refuse a setting that does nothing. */
