@@ -16,7 +16,7 @@
 # "-" for this host).
 set -uo pipefail
 
-if [ $# -ne 2 ] || [ ! -x "$1" ] || [ ! -x "$2" ]; then
+if [ $# -ne 2 ] || [ ! -f "$1" ] || [ ! -x "$1" ] || [ ! -f "$2" ] || [ ! -x "$2" ]; then
 	echo "usage: $0 OLD-RDMADIAG NEW-RDMADIAG" >&2
 	exit 2
 fi
