@@ -370,7 +370,7 @@ int pp_decode(const uint8_t *buf, size_t len, struct pp_msg *m)
 
 int64_t pp_now_ms(void)
 {
-	return (int64_t)(mono_ns() / 1000000);
+	return mono_coarse_ms();
 }
 
 uint64_t pp_now_us(void)

@@ -147,7 +147,10 @@ int pp_recv(int fd, struct pp_msg *m, int64_t deadline_ms);
 int pp_expect(int fd, uint8_t type, struct pp_msg *m, int64_t deadline_ms, char *errbuf, size_t errlen);
 int pp_send_error(int fd, uint32_t code, const char *text);
 
+/* Deadlines, in ms: the coarse clock (see mono_coarse_ms() in util/clock.h),
+ * cheap enough to check per message; a tick (1-4 ms) of resolution. */
 int64_t pp_now_ms(void);
+/* Durations to report, in us: the precise clock. */
 uint64_t pp_now_us(void);
 
 struct sockaddr_storage;

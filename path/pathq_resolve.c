@@ -85,7 +85,7 @@ int pq_resolve(const char *peer, int64_t deadline_ms, struct pq_route *out, char
 	struct rdma_cm_id *id = NULL;
 	struct sockaddr_storage dst;
 	char got[64];
-	int64_t t0;
+	uint64_t t0;
 	int status = 0, err;
 
 	memset(out, 0, sizeof(*out));
@@ -105,15 +105,15 @@ int pq_resolve(const char *peer, int64_t deadline_ms, struct pq_route *out, char
 		snprintf(what, len, "rdma_create_id: %s", strerror(-err));
 		goto out;
 	}
-	t0 = pp_now_ms();
+	t0 = pp_now_us();
 	{
-		int64_t left = deadline_ms - t0;
+		int64_t left = deadline_ms - pp_now_ms();
 
 		err = rdma_resolve_addr(id, NULL, (struct sockaddr *)&dst, (int)(left > 0 ? left : 1)) ? -errno : 0;
 	}
 	if (!err)
 		err = cm_wait(ch, RDMA_CM_EVENT_ADDR_RESOLVED, deadline_ms, &status, got, sizeof(got));
-	out->addr_ms = pp_now_ms() - t0;
+	out->addr_ms = (pp_now_us() - t0) / 1000;
 	if (err) {
 		if (err == -ETIMEDOUT)
 			snprintf(what, len, "address resolution of %s timed out (neighbour not resolved)", peer);
@@ -125,11 +125,11 @@ int pq_resolve(const char *peer, int64_t deadline_ms, struct pq_route *out, char
 				 addr_error_layer(err));
 		goto out;
 	}
-	t0 = pp_now_ms();
+	t0 = pp_now_us();
 	err = rdma_resolve_route(id, 2000) ? -errno : 0;
 	if (!err)
 		err = cm_wait(ch, RDMA_CM_EVENT_ROUTE_RESOLVED, deadline_ms, &status, got, sizeof(got));
-	out->route_ms = pp_now_ms() - t0;
+	out->route_ms = (pp_now_us() - t0) / 1000;
 	if (err) {
 		snprintf(what, len, "route resolution to %s: %s%s%s", peer,
 			 err == -EPROTO ? got : pp_strerror(err), err == -EPROTO ? ": " : "",

@@ -33,7 +33,7 @@ struct check_result {
 	const char *id;		/* stable machine-readable name: "port.state" */
 	char subject[96];	/* "rxe0/1", "ens3f0", "host" */
 	enum verdict verdict;
-	char measured[256];
+	char measured[512];
 	char expected[256];
 	char hint[512];
 };

@@ -38,6 +38,8 @@ const struct lc_check lc_checks[] = {
 	{ { "net.subnet", "no two RDMA netdevs share an IP subnet without ARP/routing setup" }, LC_HOST, LC_ANY, O_NONE,
 	  lc_chk_net_subnet },
 	{ { "cpu.governor", "CPU frequency governor is performance" }, LC_HOST, LC_ANY, O_NONE, lc_chk_cpu_governor },
+	{ { "kernel.clocksource", "the kernel's clocksource is a counter read in user space (not hpet or acpi_pm)" },
+	  LC_HOST, LC_ANY, O_NONE, lc_chk_kernel_clocksource },
 	{ { "mem.memlock", "locked-memory limit is large enough to register buffers" }, LC_HOST, LC_ANY, O_NONE,
 	  lc_chk_mem_memlock },
 	/* GPU hosts only (link_checks_gpu.c) */

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../host/clocksource.h"
 #include "../host/module_presence.h"
 #include "../host/sysfs.h"
 #include "link_checks_int.h"
@@ -212,6 +213,33 @@ void lc_chk_cpu_governor(const struct lc_env *env, const void *s, struct check_r
 	check_measured(r, "%s on %d of %d CPUs", g.other, g.cpus - g.performance, g.cpus);
 	check_verdict(r, V_WARN, "frequency scaling adds latency and jitter: cpupower frequency-set -g performance "
 				 "(or tuned-adm profile network-latency)");
+}
+
+/* A slow clocksource inflates every latency timed on the host (rdmadiag's
+ * latency stage reads the clock once per round trip) and slows programs that
+ * read the clock often: in the lab's two-vCPU VMs (hpet) round trips were
+ * timed at twice perftest's. */
+void lc_chk_kernel_clocksource(const struct lc_env *env, const void *s, struct check_result *r)
+{
+	char cur[64], avail[256];
+	(void)env, (void)s;
+
+	if (clocksource_current(cur, sizeof(cur)) <= 0) {
+		check_measured(r, "clocksource unknown (%s/current_clocksource unreadable)", CLOCKSOURCE_DIR);
+		return;
+	}
+	if (clocksource_available(avail, sizeof(avail)) <= 0)
+		snprintf(avail, sizeof(avail), "unknown");
+	check_expected(r, "a counter read in user space (tsc, kvm-clock, arch_sys_counter, ...)");
+	check_measured(r, "%s (available: %s)", cur, avail);
+	if (!clocksource_slow(cur)) {
+		check_verdict(r, V_PASS, NULL);
+		return;
+	}
+	check_verdict(r, V_WARN, "every precise clock read is a device access (slower still in a VM): latencies timed "
+				 "on this host read high and programs that read the clock often run slower; dmesg | "
+				 "grep -i -e clocksource -e tsc says why the TSC was set aside; give a VM an invariant "
+				 "TSC or kvm-clock");
 }
 
 /* RLIMIT_MEMLOCK of this process, from /proc/self/limits (a file, so it replays). */

@@ -16,8 +16,8 @@
 typedef void lc_run_fn(const struct lc_env *env, const void *s, struct check_result *r);
 
 /* link_checks_host.c */
-lc_run_fn lc_chk_kernel_rdma, lc_chk_kernel_modules, lc_chk_cpu_governor, lc_chk_mem_memlock,
-	lc_chk_expect_devices;
+lc_run_fn lc_chk_kernel_rdma, lc_chk_kernel_modules, lc_chk_cpu_governor, lc_chk_kernel_clocksource,
+	lc_chk_mem_memlock, lc_chk_expect_devices;
 /* link_checks_dev.c */
 lc_run_fn lc_chk_dev_uverbs, lc_chk_dev_provider, lc_chk_pci_link;
 /* link_checks_port.c */

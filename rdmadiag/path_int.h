@@ -187,7 +187,28 @@ void stage_connect(struct tester *t, struct stage *s);
 int phase_begin(struct tester *t, uint32_t phase, uint32_t size, uint32_t count, int64_t deadline,
 		char *why, size_t len);
 int phase_end(struct tester *t, struct pp_phase_done *d, int64_t deadline, char *why, size_t len);
-int rc_round_trip(struct tester *t, unsigned size, int64_t deadline, uint64_t *answered);
+int rc_round_trip(struct tester *t, unsigned size, int64_t deadline);
+
+/* path_rtt_clock.c: the clock of round trips. CLOCK_MONOTONIC, or where the
+ * kernel's clocksource is a device (hpet, acpi_pm: a read costs a trip to
+ * it, serialised with every vCPU under qemu) the TSC as perftest reads it,
+ * at the rate measured against CLOCK_MONOTONIC over the stage. */
+struct rtt_clock {
+	bool tsc;		/* stamps are TSC ticks until rtt_clock_to_ns() */
+	uint64_t start_ns, start_tsc;
+	unsigned cpu;		/* of the last TSC stamp */
+	unsigned moved;		/* round trips stamped on two CPUs: not timed */
+	char slow_source[32];	/* the clocksource when it is a device, else "" */
+};
+/* The first stamp. */
+uint64_t rtt_clock_start(struct rtt_clock *c);
+/* The next stamp; *same_cpu false when the span since the last stamp cannot
+ * be timed (two CPUs' counters need not agree). */
+uint64_t rtt_clock_stamp(struct rtt_clock *c, bool *same_cpu);
+/* Spans between stamps, to nanoseconds, in place. */
+void rtt_clock_to_ns(struct rtt_clock *c, uint64_t *v, unsigned n);
+/* What the measured text says of the clock ("" when nothing). */
+void rtt_clock_note(const struct rtt_clock *c, char *buf, size_t len);
 
 /* path_stage_lat.c, path_stage_bw.c, path_stage_ud.c */
 void stage_latency(struct tester *t, struct stage *s);

@@ -19,10 +19,11 @@ struct bw_run {
 	int err;
 };
 
-/* Posting goes on until --iters operations or the sampling time ran out. */
-static bool bw_more(const struct tester *t, const struct bw_run *b, uint64_t t_end)
+/* Posting goes on until --iters operations or the sampling time ran out;
+ * asked once per operation, so the coarse clock (pp_now_ms()). */
+static bool bw_more(const struct tester *t, const struct bw_run *b, int64_t end_ms)
 {
-	return (!t->iters || b->posted < t->iters) && mono_ns() < t_end;
+	return (!t->iters || b->posted < t->iters) && pp_now_ms() < end_ms;
 }
 
 /* Posts one bandwidth operation; b->signaled is the last signaled one. */
@@ -50,9 +51,9 @@ static void bw_loop(struct tester *t, int opcode, struct bw_run *b)
 {
 	int64_t sample_ms = t->iters ? SAMPLE_ITERS_MS : (int64_t)t->duration_s * 1000;
 	int64_t last_ms = pp_now_ms(), sample_end = stage_deadline(t, sample_ms);
-	uint64_t t0 = mono_ns(), t_end = t0 + (uint64_t)(sample_end - last_ms) * 1000000u;
+	uint64_t t0 = mono_ns();
 	struct ibv_wc wc[16];
-	bool more = bw_more(t, b, t_end);
+	bool more = bw_more(t, b, sample_end);
 
 	while (more || b->completed < b->posted) {
 		while (more && b->posted - b->completed < PQ_WINDOW) {
@@ -62,9 +63,9 @@ static void bw_loop(struct tester *t, int opcode, struct bw_run *b)
 				b->err = -EIO;
 				return;
 			}
-			more = bw_more(t, b, t_end);
+			more = bw_more(t, b, sample_end);
 		}
-		more = more && bw_more(t, b, t_end);
+		more = more && bw_more(t, b, sample_end);
 		if (!more && b->signaled < b->posted && b->posted - b->completed < PQ_WINDOW &&
 		    bw_post(t, opcode, b, true)) {
 			b->err = -EIO;

@@ -421,10 +421,9 @@ int phase_end(struct tester *t, struct pp_phase_done *d, int64_t deadline, char 
 	return rc;
 }
 
-/* One send/receive round trip on the RC QP. 0, -ETIMEDOUT, -EINTR, or a wc status (> 0). */
-/* One send and its echo. *answered is when the echo's completion was seen,
- * before its buffer is posted again: the round trip is post to reply. */
-int rc_round_trip(struct tester *t, unsigned size, int64_t deadline, uint64_t *answered)
+/* One send on the RC QP and its echo, whose receive buffer is posted again.
+ * 0, -ETIMEDOUT, -EINTR, or a wc status (> 0). */
+int rc_round_trip(struct tester *t, unsigned size, int64_t deadline)
 {
 	struct ibv_wc wc[8];
 	bool got = false;
@@ -441,8 +440,6 @@ int rc_round_trip(struct tester *t, unsigned size, int64_t deadline, uint64_t *a
 				return wc[i].status;
 			if (wc[i].opcode & IBV_WC_RECV) {
 				got = true;
-				if (answered)
-					*answered = mono_ns();
 				if (pq_post_recv(&t->q, wc[i].qp_num == t->q.ud->qp_num, wc[i].wr_id))
 					return -EIO;
 			}
@@ -499,7 +496,7 @@ void stage_connect(struct tester *t, struct stage *s)
 		return;
 	}
 	t0 = pp_now_us();
-	rc = rc_round_trip(t, t->lat_size, deadline, NULL);
+	rc = rc_round_trip(t, t->lat_size, deadline);
 	if (rc) {
 		connect_fail(t, s, rc, why, true);
 		return;

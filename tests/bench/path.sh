@@ -18,6 +18,8 @@
 set -uo pipefail
 # shellcheck source=tests/lab/peer.sh
 . "$LAB_REPO/tests/lab/peer.sh"
+# shellcheck source=tests/lab/gid.sh
+. "$LAB_REPO/tests/lab/gid.sh"
 RD=${RDMADIAG_BIN:-rdmadiag/rdmadiag}
 DEV=${LAB_RXE:-rxe0}
 PEER=$LAB_PEER_IP
@@ -28,13 +30,18 @@ SIZE=${SIZE:-65536}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
+# perftest on the GIDs rdmadiag uses (tests/lab/gid.sh says why)
+X=$(lab_gid_index "$DEV" "$(lab_ipv4_gid "$LAB_IP")") || { echo "bench: no RoCE v2 GID of $LAB_IP on $DEV" >&2; exit 1; }
+PX=$(peer_run "$(declare -f lab_gid_index); lab_gid_index $DEV $(lab_ipv4_gid "$PEER")") ||
+	{ echo "bench: no RoCE v2 GID of $PEER on the peer's $DEV" >&2; exit 1; }
+
 # perftest TOOL ARGS...: its server in B, its client here; the result line.
 perftest() {
 	local tool=$1 h
 	shift
-	h=$(peer_run_bg "exec $tool -d $DEV $*")
+	h=$(peer_run_bg "exec $tool -d $DEV -x $PX $*")
 	peer_until -t 30 "ss -Hltn 'sport = :18515' | grep -q ." >/dev/null
-	timeout 300 "$tool" -d "$DEV" "$@" "$PEER"
+	timeout 300 "$tool" -d "$DEV" -x "$X" "$@" "$PEER"
 	peer_bg_wait "$h" 30 >/dev/null
 }
 
@@ -86,6 +93,7 @@ rd_latency() {
 h=$(peer_run_bg "RDMADIAG_PATH_POLL=${RDMADIAG_PATH_POLL:-} exec $RD path serve --idle-timeout 600")
 peer_until -t 30 "ss -Hltn 'sport = :4792' | grep -q ." >/dev/null
 
+printf '# perftest on GID index %s here, %s on the peer (rdmadiag picks the same)\n' "$X" "$PX"
 printf '# round  send_lat x2        rd_p50 x2 [us]     write_lat   write_bw  rd_write [Gb/s]\n'
 for ((i = 1; i <= ROUNDS; i++)); do
 	# Odd rounds S R S R, even rounds R S R S: each rdmadiag run has an

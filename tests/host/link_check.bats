@@ -99,6 +99,28 @@ verdict() { # verdict JSON ID SUBJECT -> the verdict token
 		"measured": "a RoCE (Ethernet) port: this check is for InfiniBand ports", "expected": ""}]'
 }
 
+@test "kernel.clocksource: hpet warns naming the available ones, tsc passes, no file skips" {
+	# mlx5-pcie's kernel fell back to hpet (as the lab's two-vCPU VMs do)
+	run --separate-stderr lc "$MLX" --only kernel.clocksource
+	assert_success
+	echo "$output" | jq -e '.checks == [{"verdict": "warn", "id": "kernel.clocksource", "subject": "host",
+		"measured": "hpet (available: hpet acpi_pm)",
+		"expected": "a counter read in user space (tsc, kvm-clock, arch_sys_counter, ...)",
+		"hint": .checks[0].hint}]'
+	echo "$output" | jq -e '.checks[0].hint | test("device access") and test("dmesg")'
+	# the same host on tsc
+	local f=$BATS_TEST_TMPDIR/tsc
+	cp -r "$MLX" "$f"
+	echo tsc >"$f/fs/sys/devices/system/clocksource/clocksource0/current_clocksource"
+	run --separate-stderr lc "$f" --only kernel.clocksource
+	assert_success
+	echo "$output" | jq -e '.checks[0] | .verdict == "pass" and .measured == "tsc (available: hpet acpi_pm)"'
+	# a recording without the file: nothing to judge
+	run --separate-stderr lc "$IB" --only kernel.clocksource
+	assert_success
+	echo "$output" | jq -e '.checks[0] | .verdict == "skip" and (.measured | test("unreadable"))'
+}
+
 @test "JSON has schema, checks with verdict/id/subject/measured/expected and a summary that adds up" {
 	run --separate-stderr lc "$MLX"
 	echo "$output" | jq -e '.schema == 2 and (.checks | length > 20)'
@@ -144,7 +166,7 @@ verdict() { # verdict JSON ID SUBJECT -> the verdict token
 		grep -qE "^$id +(host|device|port|gpu) +[^ ]" <<<"$output"
 	done
 	run rd -j link check --list
-	echo "$output" | jq -e '(.checks | length) == 28 and all(.checks[]; .title != "")'
+	echo "$output" | jq -e '(.checks | length) == 29 and all(.checks[]; .title != "")'
 }
 
 @test "--expect-mtu above the netdev MTU fails with the ip link hint" {

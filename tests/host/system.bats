@@ -37,7 +37,7 @@ sc() {
 	[ "${lines[0]%% *}" = device ]
 	[ "${lines[1]%% *}" = resource ]
 	[ "${lines[2]%% *}" = counter ]
-	assert_line --index 0 --regexp '^device +FAIL +link check +3 pass, 0 warn, 4 fail, 12 skip$'
+	assert_line --index 0 --regexp '^device +FAIL +link check +3 pass, 0 warn, 4 fail, 13 skip$'
 	assert_line --index 1 --regexp "^resource +FAIL +qp watch +0 pass, 0 warn, 3 fail, 0 skip; $(count qps) QPs sampled 0.05 s apart$"
 	assert_line --index 2 --regexp '^counter +PASS +counter check +4 pass, 0 warn, 0 fail, 4 skip$'
 	assert_line 'device layer (link check):'

@@ -16,6 +16,7 @@ setup() {
 	[ "${LAB:-}" = 1 ] && [ -n "${LAB_SHARED:-}" ] ||
 		skip "not inside a two-VM lab run (run: LAB_SHAPE=... tests/lab/lab.sh run2-agent bats ...)"
 	. "$LAB_REPO/tests/lab/peer.sh"
+	. "$LAB_REPO/tests/lab/gid.sh"
 	SHAPE=${LAB_SHAPE:-default}
 	# the address a user of this shape tests: the IPv6 one in the ipv6 shape
 	PEER=$LAB_PEER_IP
@@ -79,14 +80,35 @@ verdicts() {
 	for id in control resolve config rc_connect; do
 		assert_line --regexp "^PASS  path\.$id "
 	done
+	# on a device clocksource (shape smp2: hpet) round trips are timed with
+	# the TSC where RDTSCP is there, else the figure says it reads high
+	local cs
+	cs=$(cat /sys/devices/system/clocksource/clocksource0/current_clocksource)
+	case $cs in
+	hpet | acpi_pm)
+		if grep -qw rdtscp /proc/cpuinfo; then
+			assert_line --regexp "^(PASS|WARN)  path\.rc_latency .*; clocksource $cs: timed with the TSC"
+		else
+			assert_line --regexp "^(PASS|WARN)  path\.rc_latency .*; clocksource $cs, a device read per round trip"
+		fi
+		;;
+	*) refute_line --partial "; clocksource $cs" ;;
+	esac
 }
 
 @test "link check" {
+	local cs
 	run "$RD" link check
 	verdicts "$output" | grep -v '^PASS' | sed "s/^/# shape $SHAPE:   /" >&3 || true
 	echo "$output"
 	assert_success
 	refute_line --regexp "^FAIL"
+	# kernel.clocksource against sysfs: shape smp2's guests fall back to hpet
+	cs=$(cat /sys/devices/system/clocksource/clocksource0/current_clocksource)
+	case $cs in
+	hpet | acpi_pm) assert_line --regexp "^WARN  kernel\.clocksource +host +$cs \(available: " ;;
+	*) assert_line --regexp "^PASS  kernel\.clocksource +host +$cs \(available: " ;;
+	esac
 }
 
 @test "system check peer ADDR against path serve" {
@@ -97,18 +119,6 @@ verdicts() {
 	echo "$output"
 	assert_success
 	refute_line --regexp "^FAIL"
-}
-
-# The RoCE v2 GID index of this host's address on the path (IPv4 or, in the
-# ipv6 shape, IPv6), as sysfs lists it; perftest's -x.
-gid_index() {
-	local want=$1 port=/sys/class/infiniband/$LAB_RXE/ports/1 f i
-	for f in "$port"/gids/*; do
-		i=${f##*/}
-		[ "$(cat "$f")" = "$want" ] && [ "$(cat "$port/gid_attrs/types/$i" 2>/dev/null)" = "RoCE v2" ] &&
-			{ echo "$i"; return 0; }
-	done
-	return 1
 }
 
 # perftest runs ONE transfer of each kind to the peer; its figures go to the
@@ -139,14 +149,13 @@ perftest_said() { # WHO OUTPUT: its last lines as TAP comments
 	if [ "$SHAPE" = ipv6 ]; then	# fd00:77::N, as sysfs spells a GID
 		want=$(printf 'fd00:0077:0000:0000:0000:0000:0000:%04x' "0x${LAB_IP6##*:}")
 		pwant=$(printf 'fd00:0077:0000:0000:0000:0000:0000:%04x' "0x${LAB_PEER_IP6##*:}")
-	else	# ::ffff:a.b.c.d
-		IFS=. read -r a b c d <<<"$LAB_IP"
-		want=$(printf '0000:0000:0000:0000:0000:ffff:%02x%02x:%02x%02x' "$a" "$b" "$c" "$d")
-		IFS=. read -r a b c d <<<"$LAB_PEER_IP"
-		pwant=$(printf '0000:0000:0000:0000:0000:ffff:%02x%02x:%02x%02x' "$a" "$b" "$c" "$d")
+	else
+		want=$(lab_ipv4_gid "$LAB_IP")
+		pwant=$(lab_ipv4_gid "$LAB_PEER_IP")
 	fi
-	x=$(gid_index "$want")
-	px=$(peer_run "$(declare -f gid_index); LAB_RXE=$LAB_RXE gid_index $pwant")
+	# the RoCE v2 GID of each host's address on the path: perftest's -x
+	x=$(lab_gid_index "$LAB_RXE" "$want")
+	px=$(peer_run "$(declare -f lab_gid_index); lab_gid_index $LAB_RXE $pwant")
 	[ -n "$x" ] && [ -n "$px" ]
 	failed=
 	perftest_pair ib_write_bw -D 3
