@@ -11,10 +11,18 @@
 
 #define BW_TAG (1ull << 62)
 
+/* A wait this long between completions is a lost packet that nothing
+ * after it reported (the last of a burst, or its ACK): the RC QP resends it
+ * when its retransmit timer fires, 4.096 us << PQ_RC_TIMEOUT later. Such
+ * waits can be most of a lossy stage; the text counts them apart. */
+#define LONG_WAIT_MS 500
+
 struct bw_run {
 	uint64_t posted, completed, bytes;
 	uint64_t signaled;	/* the last signaled operation posted */
 	double secs;
+	unsigned long_waits;	/* waits of LONG_WAIT_MS or more for a completion */
+	int64_t long_waits_ms;
 	int wc_status;
 	int err;
 };
@@ -98,11 +106,37 @@ static void bw_loop(struct tester *t, int opcode, struct bw_run *b)
 			if (!(wc[i].opcode & IBV_WC_RECV) && (wc[i].wr_id & BW_TAG))
 				b->completed = wc[i].wr_id & ~BW_TAG;
 		}
-		if (n > 0)
-			last_ms = pp_now_ms();
+		if (n > 0) {
+			int64_t now = pp_now_ms();
+
+			if (now - last_ms >= LONG_WAIT_MS) {
+				b->long_waits++;
+				b->long_waits_ms += now - last_ms;
+			}
+			last_ms = now;
+		}
 	}
 	b->secs = (mono_ns() - t0) / 1e9;
 	b->bytes = b->completed * t->size;
+}
+
+/* The long waits, and the rate outside them: the link's rate when it does
+ * not lose the last packet of a burst. */
+static void long_waits_text(struct stage *s, const struct bw_run *b)
+{
+	double waited = b->long_waits_ms / 1e3, rest = b->secs - waited;
+	size_t used = strlen(s->r.measured);
+
+	if (!b->long_waits)
+		return;
+	snprintf(s->r.measured + used, sizeof(s->r.measured) - used, "; %u wait%s of %.1f s or more for a "
+		 "completion, %.2f s in all (a lost last packet or ACK waits for the RC retransmit timer, %.2f s a "
+		 "try)", b->long_waits, b->long_waits == 1 ? "" : "s", LONG_WAIT_MS / 1e3, waited,
+		 (4096.0 * (1u << PQ_RC_TIMEOUT)) / 1e9);
+	used = strlen(s->r.measured);
+	if (rest > 0.1)
+		snprintf(s->r.measured + used, sizeof(s->r.measured) - used, ": %.3f Gb/s outside them",
+			 b->bytes * 8 / rest / 1e9);
 }
 
 static void bw_result(struct tester *t, struct stage *s, const struct bw_run *b, const char *what)
@@ -115,6 +149,7 @@ static void bw_result(struct tester *t, struct stage *s, const struct bw_run *b,
 	if (rate > 0)
 		snprintf(s->r.measured + strlen(s->r.measured), sizeof(s->r.measured) - strlen(s->r.measured),
 			 "; %.0f%% of the %g Gb/s port rate", 100 * gbps / rate, rate);
+	long_waits_text(s, b);
 	stage_num(s, "bandwidth_gbps", gbps);
 	stage_num(s, "msgs_per_s", b->secs > 0 ? b->completed / b->secs : 0);
 	if (t->expect_bw > 0 && gbps < t->expect_bw) {

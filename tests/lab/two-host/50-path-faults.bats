@@ -1,6 +1,7 @@
 #!/usr/bin/env bats
 # path test while the path breaks under it: the peer's link goes down mid-run,
-# this host's link goes down mid-run, and 5% packet loss (netem). Each run
+# this host's link goes down mid-run, 5% packet loss (netem), and 0.8 s of total
+# loss that the QP recovers from with its retransmit timer. Each run
 # ends within its bound and names the stage, the cause and, from the transport
 # counters of that stage, the retransmissions. (UDP 4791 dropped by a firewall
 # is in 40-path.bats.)
@@ -90,4 +91,25 @@ run_ends_failing_within() {
 	assert_line --regexp "^WARN  path\.counters "
 	# path.counters gives the stages' advice for the whole run, not a counter's meaning alone
 	assert_output --partial "packets were lost and retransmitted during the test"
+}
+
+@test "0.8 s of total loss mid-stage: the write stage completes and counts its wait for the RC retransmit timer" {
+	modprobe sch_netem
+	start_serve --idle-timeout 60
+	start_long_run --tests write --duration 4
+	# all of this host's packets lost for 0.8 s: what was in flight then is
+	# resent only when the QP's retransmit timer fires, after a wait that no
+	# completion breaks; the stage then goes on and completes
+	sleep 1
+	tc qdisc add dev "$LAB_NIC" root netem loss 100%
+	UNDO_LOCAL="tc qdisc del dev $LAB_NIC root"
+	sleep 0.8
+	tc qdisc del dev "$LAB_NIC" root
+	UNDO_LOCAL=
+	wait "$PID"
+	run cat "$OUT"
+	echo "$output"
+	grep '^[A-Z]*  path\.write_bw' "$OUT" | sed 's/^/# /' >&3
+	assert_line --regexp "^(PASS|WARN)  path\.write_bw .*; [0-9]+ waits? of 0\.5 s or more for a completion, [0-9.]+ s in all \(a lost last packet or ACK waits for the RC retransmit timer, 1\.07 s a try\): [0-9.]+ Gb/s outside them"
+	refute_line --regexp "^FAIL"
 }
