@@ -34,8 +34,10 @@ struct ibv_wc;
 #define PQ_QKEY 0x11111111u
 #define PQ_RC_TIMEOUT 18u	/* 4.096 us * 2^18 = 1.07 s per try, as rdma_cm's default */
 #define PQ_RC_RETRY 6u		/* rxe takes 7 for "retry forever": a dead peer must end in RETRY_EXC */
+/* One try of the RC QP's retransmit timer, 4.096 us << PQ_RC_TIMEOUT, in ns. */
+#define PQ_RC_TRY_NS (4096LL << PQ_RC_TIMEOUT)
 /* How long the RC QP retries before RETRY_EXC: 7 tries of 1.07 s, 7.5 s. */
-#define PQ_RC_RETRY_BUDGET_MS ((4096LL << PQ_RC_TIMEOUT) * (PQ_RC_RETRY + 1) / 1000000)
+#define PQ_RC_RETRY_BUDGET_MS (PQ_RC_TRY_NS * (PQ_RC_RETRY + 1) / 1000000)
 /* The retry budget and a margin: a port down this long will not bring an
  * error completion any more (pq.link_grace_ms). */
 #define PQ_LINK_GRACE_MS 10000

@@ -71,6 +71,17 @@ void check_measured(struct check_result *r, const char *fmt, ...)
 	va_end(ap);
 }
 
+void check_measured_add(struct check_result *r, const char *fmt, ...)
+{
+	size_t used = strlen(r->measured);
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(r->measured + used, sizeof(r->measured) - used, fmt, ap);
+	strip_controls(r->measured);
+	va_end(ap);
+}
+
 void check_expected(struct check_result *r, const char *fmt, ...)
 {
 	va_list ap;

@@ -48,6 +48,8 @@ const char *verdict_label(enum verdict v);	/* "PASS", ... for text */
 /* Builders: set verdict and the formatted text fields. */
 void check_init(struct check_result *r, const char *id, const char *subject);
 __attribute__((format(printf, 2, 3))) void check_measured(struct check_result *r, const char *fmt, ...);
+/* Adds to what check_measured() wrote ("; counters: ...", " (75 of 1000 asked)"). */
+__attribute__((format(printf, 2, 3))) void check_measured_add(struct check_result *r, const char *fmt, ...);
 __attribute__((format(printf, 2, 3))) void check_expected(struct check_result *r, const char *fmt, ...);
 __attribute__((format(printf, 3, 4))) void check_verdict(struct check_result *r, enum verdict v,
 							   const char *hint_fmt, ...);

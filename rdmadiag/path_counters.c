@@ -136,7 +136,6 @@ void ctrs_end(struct tester *t, struct stage *s, const struct stage_ctrs *c)
 	struct pp_counter here[PP_MAX_COUNTERS];
 	struct pp_counters peer;
 	char text[160];
-	size_t used;
 	unsigned n;
 
 	if (c->have_here && !pq_counters_read(t->q.local.dev, t->q.local.port, &now)) {
@@ -149,8 +148,7 @@ void ctrs_end(struct tester *t, struct stage *s, const struct stage_ctrs *c)
 	if (!s->nmoved)
 		return;
 	moved_text(s, text, sizeof(text));
-	used = strlen(s->r.measured);
-	snprintf(s->r.measured + used, sizeof(s->r.measured) - used, "; counters: %s", text);
+	check_measured_add(&s->r, "; counters: %s", text);
 	if (s->r.verdict == V_PASS)
 		moved_verdict(t, s, "during this stage");
 }

@@ -134,7 +134,7 @@ void wc_hint(struct tester *t, struct stage *s, int status)
 static const char *stall_text(char *buf, size_t len)
 {
 	snprintf(buf, len, "no completion for %.1f s, past the RC QP's retry budget (%u tries of %.2f s)",
-		 STALL_MS / 1e3, PQ_RC_RETRY + 1, (4096.0 * (1u << PQ_RC_TIMEOUT)) / 1e9);
+		 STALL_MS / 1e3, PQ_RC_RETRY + 1, PQ_RC_TRY_NS / 1e9);
 	return buf;
 }
 

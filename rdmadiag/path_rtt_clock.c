@@ -11,8 +11,7 @@
  * both sides of it, the middle taken (a device read can take long). */
 static void pair_read(struct rtt_clock *c, uint64_t *ns, uint64_t *tsc)
 {
-	unsigned cpu;
-	uint64_t before = cycles_read(&cpu);
+	uint64_t before = cycles_read(&c->cpu);
 
 	*ns = mono_ns();
 	*tsc = before + (cycles_read(&c->cpu) - before) / 2;

@@ -13,7 +13,7 @@
 
 /* A wait this long between completions is a lost packet that nothing
  * after it reported (the last of a burst, or its ACK): the RC QP resends it
- * when its retransmit timer fires, 4.096 us << PQ_RC_TIMEOUT later. Such
+ * when its retransmit timer fires, PQ_RC_TRY_NS later. Such
  * waits can be most of a lossy stage; the text counts them apart. */
 #define LONG_WAIT_MS 500
 
@@ -125,18 +125,14 @@ static void bw_loop(struct tester *t, int opcode, struct bw_run *b)
 static void long_waits_text(struct stage *s, const struct bw_run *b)
 {
 	double waited = b->long_waits_ms / 1e3, rest = b->secs - waited;
-	size_t used = strlen(s->r.measured);
 
 	if (!b->long_waits)
 		return;
-	snprintf(s->r.measured + used, sizeof(s->r.measured) - used, "; %u wait%s of %.1f s or more for a "
-		 "completion, %.2f s in all (a lost last packet or ACK waits for the RC retransmit timer, %.2f s a "
-		 "try)", b->long_waits, b->long_waits == 1 ? "" : "s", LONG_WAIT_MS / 1e3, waited,
-		 (4096.0 * (1u << PQ_RC_TIMEOUT)) / 1e9);
-	used = strlen(s->r.measured);
+	check_measured_add(&s->r, "; %u wait%s of %.1f s or more for a completion, %.2f s in all (a lost last packet "
+			   "or ACK waits for the RC retransmit timer, %.2f s a try)", b->long_waits,
+			   b->long_waits == 1 ? "" : "s", LONG_WAIT_MS / 1e3, waited, PQ_RC_TRY_NS / 1e9);
 	if (rest > 0.1)
-		snprintf(s->r.measured + used, sizeof(s->r.measured) - used, ": %.3f Gb/s outside them",
-			 b->bytes * 8 / rest / 1e9);
+		check_measured_add(&s->r, ": %.3f Gb/s outside them", b->bytes * 8 / rest / 1e9);
 }
 
 static void bw_result(struct tester *t, struct stage *s, const struct bw_run *b, const char *what)
@@ -147,8 +143,7 @@ static void bw_result(struct tester *t, struct stage *s, const struct bw_run *b,
 	check_measured(&s->r, "%s %.3f Gb/s, %.0f msgs/s (%" PRIu64 " x %u bytes in %.2f s)%s", what, gbps,
 		       b->secs > 0 ? b->completed / b->secs : 0, b->completed, t->size, b->secs, "");
 	if (rate > 0)
-		snprintf(s->r.measured + strlen(s->r.measured), sizeof(s->r.measured) - strlen(s->r.measured),
-			 "; %.0f%% of the %g Gb/s port rate", 100 * gbps / rate, rate);
+		check_measured_add(&s->r, "; %.0f%% of the %g Gb/s port rate", 100 * gbps / rate, rate);
 	long_waits_text(s, b);
 	stage_num(s, "bandwidth_gbps", gbps);
 	stage_num(s, "msgs_per_s", b->secs > 0 ? b->completed / b->secs : 0);

@@ -28,19 +28,14 @@ static void latency_result(struct tester *t, struct stage *s, uint64_t *rtt, uns
 			   unsigned asked, double secs, const char *clock_note)
 {
 	double p50;
-	size_t used;
 
 	qsort(rtt, n, sizeof(*rtt), cmp_u64);
 	p50 = pct(rtt, n, 0.5);
 	check_measured(&s->r, "%u round trips of %u bytes, one way: min %.2f p50 %.2f p99 %.2f p99.9 %.2f max %.2f us",
 		       n, t->lat_size, rtt[0] / 2e3, p50, pct(rtt, n, 0.99), pct(rtt, n, 0.999), rtt[n - 1] / 2e3);
-	if (done < asked) {
-		used = strlen(s->r.measured);
-		snprintf(s->r.measured + used, sizeof(s->r.measured) - used, " (%u of %u asked: sampled for %.1f s)",
-			 done, asked, secs);
-	}
-	used = strlen(s->r.measured);
-	snprintf(s->r.measured + used, sizeof(s->r.measured) - used, "%s", clock_note);
+	if (done < asked)
+		check_measured_add(&s->r, " (%u of %u asked: sampled for %.1f s)", done, asked, secs);
+	check_measured_add(&s->r, "%s", clock_note);
 	stage_num(s, "round_trips", n);
 	stage_num(s, "latency_min_us", rtt[0] / 2e3);
 	stage_num(s, "latency_p50_us", p50);

@@ -80,8 +80,7 @@ void stage_ud(struct tester *t, struct stage *s)
 	check_measured(&s->r, "%u of %u datagrams of %u bytes came back (peer received %u)", back, sent, size,
 		       d.received);
 	if (sent < count)
-		snprintf(s->r.measured + strlen(s->r.measured), sizeof(s->r.measured) - strlen(s->r.measured),
-			 "; %u of %u sent in the %.0f s bound", sent, count, UD_BUDGET_MS / 1e3);
+		check_measured_add(&s->r, "; %u of %u sent in the %.0f s bound", sent, count, UD_BUDGET_MS / 1e3);
 	stage_num(s, "sent", sent);
 	stage_num(s, "returned", back);
 	if (back == sent)
