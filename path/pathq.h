@@ -30,6 +30,14 @@ struct ibv_wc;
 #define PQ_WINDOW 128		/* outstanding operations in bandwidth tests (perftest's tx-depth) */
 #define PQ_SIGNAL_EVERY 16
 #define PQ_SPIN_US 200		/* PQ_HYBRID: spin this long without a completion, then sleep */
+/* A spinning wait reads the control channel (path serve: has the tester
+ * ended the phase?) at most this often. The read is a poll(2), a system
+ * call; at one per 1024 empty polls it came about once per round trip in
+ * the lab (6618 of them in a 1000-round-trip session) and the echo of a
+ * request that arrived meanwhile waited behind it: 2.5% on the latency p50
+ * against ib_send_lat (4 A/B runs of 16-30 rounds). A faster poll loop
+ * made more of them. A phase end is seen this much later at most. */
+#define PQ_CTRL_EVERY_MS 10
 #define PQ_UD_GRH 40
 #define PQ_QKEY 0x11111111u
 #define PQ_RC_TIMEOUT 18u	/* 4.096 us * 2^18 = 1.07 s per try, as rdma_cm's default */
@@ -96,6 +104,7 @@ struct pq {
 	bool armed;		/* PQ_EVENT/PQ_HYBRID: notification requested */
 	int64_t link_grace_ms;	/* > 0: waits end in -ENETDOWN once the port has been down this long */
 	int64_t link_checked_ms, link_down_since_ms;
+	int64_t ctrl_checked_ms;	/* last poll(2) of the control channel in a spinning wait */
 };
 
 int pq_open(struct pq *q, const struct pp_config *local, size_t region, char *what, size_t len);

@@ -47,11 +47,15 @@ int pq_post_ud(struct pq *q, size_t len, uint32_t remote_qpn, uint64_t wr_id)
 
 /* ---- waiting ---- */
 
-static int ctrl_ready(int fd)
+/* The control channel has something to read; asked at most every PQ_CTRL_EVERY_MS. */
+static bool ctrl_ready(struct pq *q, int fd, int64_t now_ms)
 {
 	struct pollfd p = { .fd = fd, .events = POLLIN };
 
-	return fd >= 0 && poll(&p, 1, 0) > 0;
+	if (fd < 0 || now_ms - q->ctrl_checked_ms < PQ_CTRL_EVERY_MS)
+		return false;
+	q->ctrl_checked_ms = now_ms;
+	return poll(&p, 1, 0) > 0;
 }
 
 _Static_assert(PQ_LINK_GRACE_MS > PQ_RC_RETRY_BUDGET_MS, "the grace must outlast the QP's own retries");
@@ -142,7 +146,7 @@ int pq_wait(struct pq *q, int ctrl_fd, int64_t deadline_ms)
 		return -ETIMEDOUT;
 	if (link_gave_up(q, now))
 		return -ENETDOWN;
-	return ctrl_ready(ctrl_fd) ? 2 : 1;
+	return ctrl_ready(q, ctrl_fd, now) ? 2 : 1;
 }
 
 int pq_poll(struct pq *q, struct ibv_wc *wc, int max, int64_t deadline_ms)

@@ -1,7 +1,11 @@
 #!/bin/bash
 # Benchmark: rdmadiag path test against perftest on the same link, side by
 # side in one two-VM lab run. Run from the repo on the host:
-#   tests/lab/lab.sh run2-agent --timeout 900 tests/bench/path.sh
+#   LAB_VCPU_SCHED=idle LAB_ENV=LAB_VCPU_SCHED \
+#     tests/lab/lab.sh run2-agent --timeout 900 tests/bench/path.sh
+# (LAB_VCPU_SCHED=idle keeps the spinning vCPUs from delaying qemu's I/O
+# threads on the host, which moved both tools' figures by up to 3x between
+# runs; see tests/lab/README.md.)
 # ROUNDS rounds (default 5). Latency: each round runs ib_send_lat and
 # rdmadiag's latency stage (8 B) twice each, alternating (S R S R in odd
 # rounds, R S R S in even ones), and ib_write_lat once. Every rdmadiag run is
@@ -93,7 +97,8 @@ rd_latency() {
 h=$(peer_run_bg "RDMADIAG_PATH_POLL=${RDMADIAG_PATH_POLL:-} exec $RD path serve --idle-timeout 600")
 peer_until -t 30 "ss -Hltn 'sport = :4792' | grep -q ." >/dev/null
 
-printf '# perftest on GID index %s here, %s on the peer (rdmadiag picks the same)\n' "$X" "$PX"
+printf '# perftest on GID index %s here, %s on the peer (rdmadiag picks the same); vCPU threads: %s\n' "$X" "$PX" \
+	"${LAB_VCPU_SCHED:-normal scheduling (LAB_VCPU_SCHED unset)}"
 printf '# round  send_lat x2        rd_p50 x2 [us]     write_lat   write_bw  rd_write [Gb/s]\n'
 for ((i = 1; i <= ROUNDS; i++)); do
 	# Odd rounds S R S R, even rounds R S R S: each rdmadiag run has an
