@@ -34,41 +34,9 @@ SIZE=${SIZE:-65536}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
-# perftest on the GIDs rdmadiag uses (tests/lab/gid.sh says why)
-X=$(lab_gid_index "$DEV" "$(lab_ipv4_gid "$LAB_IP")") || { echo "bench: no RoCE v2 GID of $LAB_IP on $DEV" >&2; exit 1; }
-PX=$(peer_run "$(declare -f lab_gid_index); lab_gid_index $DEV $(lab_ipv4_gid "$PEER")") ||
-	{ echo "bench: no RoCE v2 GID of $PEER on the peer's $DEV" >&2; exit 1; }
-
-# perftest TOOL ARGS...: its server in B, its client here; the result line.
-perftest() {
-	local tool=$1 h
-	shift
-	h=$(peer_run_bg "exec $tool -d $DEV -x $PX $*")
-	peer_until -t 30 "ss -Hltn 'sport = :18515' | grep -q ." >/dev/null
-	timeout 300 "$tool" -d "$DEV" -x "$X" "$@" "$PEER"
-	peer_bg_wait "$h" 30 >/dev/null
-}
-
-# Column N of the result line (the one starting with the size).
-result_col() {
-	awk -v s="$1" -v c="$2" '$1 == s && NF >= c { v = $c } END { print v }'
-}
-
-# stage_value STAGE KEY: from the path test document on stdin
-# ("nan" where the document has no such figure or is no document)
-stage_value() {
-	local v
-	v=$(jq -r --arg s "$1" --arg k "$2" '.stages[] | select(.id == $s) | .[$k] // "nan"' 2>/dev/null)
-	echo "${v:-nan}"
-}
-
-# paired NUM DEN: each round's NUM/DEN, as "median (q1-q3)"
-paired() {
-	paste "$tmp/$1" "$tmp/$2" | awk '$2 > 0 && $1 > 0 { print $1 / $2 }' | sort -n | awk '
-		{ v[NR] = $1 }
-		END { if (!NR) { print "n/a"; exit }
-		      printf "%.2f (%.2f-%.2f)", v[int((NR + 1) / 2)], v[int((NR + 3) / 4)], v[int((3 * NR + 3) / 4)] }'
-}
+# shellcheck source=tests/bench/lab_pair.sh
+. "$LAB_REPO/tests/bench/lab_pair.sh"
+lab_pair_gids || exit 1
 
 KEEP=${BENCH_KEEP:-${LAB_SHARED:-/lab/shared}/bench}
 mkdir -p "$KEEP"
