@@ -87,10 +87,14 @@ static bool link_here_down(struct tester *t, struct stage *s, const char *what)
 }
 
 /* RDMA operations got no answer (retries exceeded, or a timeout): the local
- * link, the peer's serve, the whole peer, or only RoCE traffic. */
-void no_answer_verdict(struct tester *t, struct stage *s, const char *what)
+ * link, the peer's serve, the whole peer, or only RoCE traffic. With
+ * GOT_THROUGH (RDMA got through on this QP before: every stage after
+ * path.rc_connect's first round trip) retries that ran out while the
+ * control channel works are heavy loss, or RDMA cut off mid-test: a
+ * firewall or a wrong GID would have stopped the first round trip. */
+void no_answer_verdict(struct tester *t, struct stage *s, const char *what, bool got_through)
 {
-	char extra[192];
+	char extra[512];
 
 	if (link_here_down(t, s, what))
 		return;
@@ -106,7 +110,13 @@ void no_answer_verdict(struct tester *t, struct stage *s, const char *what)
 			      what, peer_name(t), t->port, peer_name(t));
 		break;
 	default:
-		if (t->q.local.link_layer == 2)
+		if (got_through)
+			check_verdict(&s->r, V_FAIL, "%s after RDMA got through on this connection: one operation stayed "
+				      "unanswered through the RC QP's %u tries while the control channel works, so the "
+				      "path loses packets heavily (see the retransmissions) or stopped carrying RDMA "
+				      "during the test; %s", what, PQ_RC_RETRY + 1,
+				      hint_heavy_loss(&t->prov, extra, sizeof(extra)));
+		else if (t->q.local.link_layer == 2)
 			check_verdict(&s->r, V_FAIL, "%s: RoCE traffic (UDP 4791) is not getting through while the "
 				      "control channel works: a firewall drops UDP 4791, the GID index is wrong (GID "
 				      "index %u here), or the peer's RDMA stack does not answer%s", what,
@@ -118,10 +128,10 @@ void no_answer_verdict(struct tester *t, struct stage *s, const char *what)
 	}
 }
 
-void wc_hint(struct tester *t, struct stage *s, int status)
+void wc_hint(struct tester *t, struct stage *s, int status, bool got_through)
 {
 	if (status == IBV_WC_RETRY_EXC_ERR)
-		no_answer_verdict(t, s, "transport retries exceeded");
+		no_answer_verdict(t, s, "transport retries exceeded", got_through);
 	else if (link_here_down(t, s, pq_wc_status_str(status)))
 		return;
 	else if (peer_gone(t))
@@ -131,17 +141,22 @@ void wc_hint(struct tester *t, struct stage *s, int status)
 		check_verdict(&s->r, V_FAIL, "%s: %s", pq_wc_status_str(status), pq_wc_meaning(status));
 }
 
-static const char *stall_text(char *buf, size_t len)
+/* OPS: the operations the missing completion stood for (STALL_MS_FOR()). */
+static const char *stall_text(char *buf, size_t len, unsigned ops)
 {
-	snprintf(buf, len, "no completion for %.1f s, past the RC QP's retry budget (%u tries of %.2f s)",
-		 STALL_MS / 1e3, PQ_RC_RETRY + 1, PQ_RC_TRY_NS / 1e9);
+	int n = snprintf(buf, len, "no completion for %.1f s, past the RC QP's retry budget (%u tries of %.2f s)",
+			 STALL_MS_FOR(ops) / 1e3, PQ_RC_RETRY + 1, PQ_RC_TRY_NS / 1e9);
+
+	if (ops > 1 && n > 0 && (size_t)n < len)
+		snprintf(buf + n, len - n, " for each of the %u operations it waited for", ops);
 	return buf;
 }
 
-/* A wait ended without a completion: the --timeout of the whole run, or a stall. */
-void stall_verdict(struct tester *t, struct stage *s, const char *done, int rc, const char *what)
+/* A wait ended without a completion: the --timeout of the whole run, or a
+ * stall of the wait for OPS operations' completion. */
+void stall_verdict(struct tester *t, struct stage *s, const char *done, int rc, const char *what, unsigned ops)
 {
-	char stall[160];
+	char stall[224];
 
 	if (rc == -ETIMEDOUT && timed_out_overall(t)) {
 		check_measured(&s->r, "%s when the --timeout of the whole run (%u s) expired; RC QP now %s", done,
@@ -151,6 +166,6 @@ void stall_verdict(struct tester *t, struct stage *s, const char *done, int rc, 
 		return;
 	}
 	check_measured(&s->r, "%s; then %s; RC QP now %s", done,
-		       rc == -ENETDOWN ? pp_strerror(rc) : stall_text(stall, sizeof(stall)), pq_rc_state_str(&t->q));
-	no_answer_verdict(t, s, what);
+		       rc == -ENETDOWN ? pp_strerror(rc) : stall_text(stall, sizeof(stall), ops), pq_rc_state_str(&t->q));
+	no_answer_verdict(t, s, what, false);
 }

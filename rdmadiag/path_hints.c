@@ -63,6 +63,20 @@ const char *hint_loss(const struct provider *p, const char *when, char *buf, siz
 	return buf;
 }
 
+const char *hint_heavy_loss(const struct provider *p, char *buf, size_t len)
+{
+	char who[128];
+
+	if (p->software)
+		snprintf(buf, len, "%s, which drops packets itself when the host's CPUs are busy: check the CPU load on "
+			 "both hosts (top), drops on the netdev (ip -s link) and for a netem qdisc (tc qdisc show)",
+			 provider_text(p, who, sizeof(who)));
+	else
+		snprintf(buf, len, "check PFC or ECN on every NIC and switch of the path, the link's error counters "
+			 "(rdmadiag counter show) and for a netem qdisc (tc qdisc show)");
+	return buf;
+}
+
 const char *hint_stall_extra(const struct provider *p, char *buf, size_t len)
 {
 	char who[128];

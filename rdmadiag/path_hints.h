@@ -27,6 +27,9 @@ const char *provider_text(const struct provider *p, char *buf, size_t len);
 
 /* Advice for packets lost and retransmitted `when` ("during this stage"). */
 const char *hint_loss(const struct provider *p, const char *when, char *buf, size_t len);
+/* Where to look when an operation used up the RC QP's retries after others
+ * of the stage got through: heavy loss, not a filter. */
+const char *hint_heavy_loss(const struct provider *p, char *buf, size_t len);
 /* What else than the network loses or silences RDMA traffic on this
  * provider ("" on hardware); appended to a stall's, a retry's or a lost
  * datagram's hint. */

@@ -148,8 +148,13 @@ static inline const char *peer_name(const struct tester *t)
 /* No completion for this long while the RC QP stays in RTS is a stall: the
  * QP's own retry budget (PQ_RC_RETRY + 1 tries of 4.096 us << PQ_RC_TIMEOUT)
  * has then run out without an error completion, plus a second of slack. A
- * lossy path that the QP recovers from completes within it. */
-#define STALL_MS (PQ_RC_RETRY_BUDGET_MS + 1000)
+ * lossy path that the QP recovers from completes within it. The budget
+ * restarts with each operation the QP completes (rxe: each work request;
+ * hardware: each ACK that moves on), so a wait for a completion that stands
+ * for OPS operations (unsignaled ones before a signaled one) gets OPS
+ * budgets. */
+#define STALL_MS_FOR(ops) (PQ_RC_RETRY_BUDGET_MS * (int64_t)(ops) + 1000)
+#define STALL_MS STALL_MS_FOR(1)
 
 /* What one run against one peer gave: every stage, kept for reports that are
  * printed after the run (many peers) or printed as they come (one peer). */
@@ -224,9 +229,9 @@ void stage_counters(struct tester *t, struct stage *s);
 
 /* path_diagnose.c */
 bool peer_gone(const struct tester *t);
-void no_answer_verdict(struct tester *t, struct stage *s, const char *what);
-void wc_hint(struct tester *t, struct stage *s, int status);
-void stall_verdict(struct tester *t, struct stage *s, const char *done, int rc, const char *what);
+void no_answer_verdict(struct tester *t, struct stage *s, const char *what, bool got_through);
+void wc_hint(struct tester *t, struct stage *s, int status, bool got_through);
+void stall_verdict(struct tester *t, struct stage *s, const char *done, int rc, const char *what, unsigned ops);
 
 /* path_results.c */
 void emit_stage(const struct stage *s);

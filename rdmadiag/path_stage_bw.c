@@ -20,6 +20,8 @@
 struct bw_run {
 	uint64_t posted, completed, bytes;
 	uint64_t signaled;	/* the last signaled operation posted */
+	uint64_t each_from;	/* first operation signaled on its own (0: none yet) */
+	unsigned stall_ops;	/* operations the stalled wait stood for */
 	double secs;
 	unsigned long_waits;	/* waits of LONG_WAIT_MS or more for a completion */
 	int64_t long_waits_ms;
@@ -45,7 +47,79 @@ static int bw_post(struct tester *t, int opcode, struct bw_run *b, bool sig)
 	return 0;
 }
 
-/* Keeps PQ_WINDOW operations in flight, one completion per PQ_SIGNAL_EVERY.
+/* Whether the next operation asks for a completion: one in PQ_SIGNAL_EVERY,
+ * or each once the path made the stage wait (loss), since a completion is
+ * the only progress the stage sees and the stall bound grows with the
+ * operations a completion stands for; the last one of --iters. */
+static bool bw_signal_next(const struct tester *t, const struct bw_run *b)
+{
+	uint64_t next = b->posted + 1;
+
+	return b->each_from || next % PQ_SIGNAL_EVERY == 0 || (t->iters && next == t->iters);
+}
+
+/* How many operations the next completion stands for: up to the next
+ * signaled one in flight (the last one posted is signaled when the window
+ * is waited on, see bw_loop()). */
+static unsigned bw_ops_to_completion(const struct bw_run *b)
+{
+	uint64_t first = b->completed + 1;
+	uint64_t next = (first + PQ_SIGNAL_EVERY - 1) / PQ_SIGNAL_EVERY * PQ_SIGNAL_EVERY;
+
+	if (b->each_from && b->each_from < next)
+		next = b->each_from > first ? b->each_from : first;
+	if (b->posted < next)
+		next = b->posted;
+	return next > b->completed ? (unsigned)(next - b->completed) : 1;
+}
+
+/* Waits for completions in slices of 1 s: a peer that is gone leaves
+ * one-sided operations unanswered for long, and its closed control channel
+ * ends the wait. No completion within the retry budgets of the operations
+ * the awaited completion stands for is a stall. Returns -1 at the end of the
+ * stage (b->err or b->wc_status set), else 0; *last_ms is the time of the
+ * last completion. */
+static int bw_wait(struct tester *t, struct bw_run *b, int64_t *last_ms)
+{
+	struct ibv_wc wc[16];
+	unsigned ops = bw_ops_to_completion(b);
+	int64_t stall_at = *last_ms + STALL_MS_FOR(ops), slice = pp_now_ms() + 1000, now;
+	int n;
+
+	stall_at = stall_at < t->run_deadline ? stall_at : t->run_deadline;
+	n = pq_poll(&t->q, wc, 16, slice < stall_at ? slice : stall_at);
+	now = pp_now_ms();
+	if (!b->each_from && now - *last_ms >= LONG_WAIT_MS)
+		b->each_from = b->posted + 1;
+	if (n == -ETIMEDOUT && slice < stall_at)
+		n = peer_gone(t) ? -ECONNRESET : 0;
+	if (n < 0) {
+		b->err = n;
+		b->stall_ops = ops;
+		return -1;
+	}
+	for (int i = 0; i < n; i++) {
+		if (wc[i].status != IBV_WC_SUCCESS) {
+			b->wc_status = wc[i].status;
+			return -1;
+		}
+		/* A signaled completion means everything posted before it is done too;
+		 * the tag keeps late completions of the latency stage out. */
+		if (!(wc[i].opcode & IBV_WC_RECV) && (wc[i].wr_id & BW_TAG))
+			b->completed = wc[i].wr_id & ~BW_TAG;
+	}
+	if (n > 0) {
+		if (now - *last_ms >= LONG_WAIT_MS) {
+			b->long_waits++;
+			b->long_waits_ms += now - *last_ms;
+		}
+		*last_ms = now;
+	}
+	return 0;
+}
+
+/* Keeps PQ_WINDOW operations in flight, one completion per PQ_SIGNAL_EVERY
+ * until a wait of LONG_WAIT_MS, then one per operation (bw_signal_next()).
  * Whether to post more is decided once per operation, before posting it: the
  * operation posted last is always signaled (a closing one is added when the
  * time ran out after an unsignaled one), since only a signaled completion
@@ -60,14 +134,11 @@ static void bw_loop(struct tester *t, int opcode, struct bw_run *b)
 	int64_t sample_ms = t->iters ? SAMPLE_ITERS_MS : (int64_t)t->duration_s * 1000;
 	int64_t last_ms = pp_now_ms(), sample_end = stage_deadline(t, sample_ms);
 	uint64_t t0 = mono_ns();
-	struct ibv_wc wc[16];
 	bool more = bw_more(t, b, sample_end);
 
 	while (more || b->completed < b->posted) {
 		while (more && b->posted - b->completed < PQ_WINDOW) {
-			bool last = t->iters && b->posted + 1 == t->iters;
-
-			if (bw_post(t, opcode, b, (b->posted + 1) % PQ_SIGNAL_EVERY == 0 || last)) {
+			if (bw_post(t, opcode, b, bw_signal_next(t, b))) {
 				b->err = -EIO;
 				return;
 			}
@@ -80,41 +151,8 @@ static void bw_loop(struct tester *t, int opcode, struct bw_run *b)
 			return;
 		}
 		progress_update(&t->prog, b->completed, t->iters, "messages");
-		/* Slices of 1 s: a peer that is gone leaves one-sided operations
-		 * unanswered for long; its closed control channel ends the wait.
-		 * No completion within STALL_MS is a stall. */
-		int64_t stall_at = last_ms + STALL_MS < t->run_deadline ? last_ms + STALL_MS : t->run_deadline;
-		int64_t slice = pp_now_ms() + 1000;
-		int n = pq_poll(&t->q, wc, 16, slice < stall_at ? slice : stall_at);
-
-		if (n == -ETIMEDOUT && slice < stall_at) {
-			if (!peer_gone(t))
-				continue;
-			n = -ECONNRESET;
-		}
-		if (n < 0) {
-			b->err = n;
+		if (bw_wait(t, b, &last_ms) < 0)
 			return;
-		}
-		for (int i = 0; i < n; i++) {
-			if (wc[i].status != IBV_WC_SUCCESS) {
-				b->wc_status = wc[i].status;
-				return;
-			}
-			/* A signaled completion means everything posted before it is done too;
-			 * the tag keeps late completions of the latency stage out. */
-			if (!(wc[i].opcode & IBV_WC_RECV) && (wc[i].wr_id & BW_TAG))
-				b->completed = wc[i].wr_id & ~BW_TAG;
-		}
-		if (n > 0) {
-			int64_t now = pp_now_ms();
-
-			if (now - last_ms >= LONG_WAIT_MS) {
-				b->long_waits++;
-				b->long_waits_ms += now - last_ms;
-			}
-			last_ms = now;
-		}
 	}
 	b->secs = (mono_ns() - t0) / 1e9;
 	b->bytes = b->completed * t->size;
@@ -164,13 +202,13 @@ static void bw_fail(struct tester *t, struct stage *s, const struct bw_run *b)
 	if (b->wc_status) {
 		check_measured(&s->r, "%s: completion %s; RC QP now %s", done, pq_wc_status_str(b->wc_status),
 			       pq_rc_state_str(&t->q));
-		wc_hint(t, s, b->wc_status);
+		wc_hint(t, s, b->wc_status, true);
 		return;
 	}
 	/* A peer that is gone leaves RDMA writes unanswered without an error
 	 * completion until retries run out: the closed control channel says why. */
 	if (b->err == -ETIMEDOUT || b->err == -ENETDOWN) {
-		stall_verdict(t, s, done, b->err, "operations stopped completing");
+		stall_verdict(t, s, done, b->err, "operations stopped completing", b->stall_ops);
 		return;
 	}
 	check_measured(&s->r, "%s: %s; RC QP now %s", done, pp_strerror(b->err), pq_rc_state_str(&t->q));

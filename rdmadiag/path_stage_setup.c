@@ -453,10 +453,10 @@ static void connect_fail(struct tester *t, struct stage *s, int rc, const char *
 {
 	if (rc > 0) {
 		check_measured(&s->r, "first message: %s; RC QP now %s", pq_wc_status_str(rc), pq_rc_state_str(&t->q));
-		wc_hint(t, s, rc);
+		wc_hint(t, s, rc, false);
 	} else if ((rc == -ETIMEDOUT || rc == -ENETDOWN) && round_trip) {
 		check_measured(&s->r, "QPs are in RTS on both hosts but no message came back in time");
-		no_answer_verdict(t, s, "no answer");
+		no_answer_verdict(t, s, "no answer", false);
 	} else {
 		check_measured(&s->r, "%s", why);
 		check_verdict(&s->r, V_FAIL, strstr(why, "GID") ? "check --gid-index on both hosts: it must hold "

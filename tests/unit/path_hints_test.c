@@ -58,6 +58,9 @@ int main(void)
 	ok(!strstr(buf, "lossless fabric"), "rxe's loss hint does not blame the fabric's PFC");
 	hint_stall_extra(&p, buf, sizeof(buf));
 	ok(strstr(buf, "CPU load on both hosts") != NULL, "rxe's stall hint names the CPU load: %s", buf);
+	hint_heavy_loss(&p, buf, sizeof(buf));
+	ok(strstr(buf, "rxe0 is a software provider (rdma_rxe)") && strstr(buf, "CPU load") && !strstr(buf, "PFC"),
+	   "rxe's heavy-loss hint sends the user to the host: %s", buf);
 
 	provider_read("siw0", &p);
 	ok(p.software, "siw0 is a software provider");
@@ -70,6 +73,9 @@ int main(void)
 	ok(strstr(buf, "lossless fabric (PFC) or ECN") != NULL, "hardware's loss hint names PFC and ECN: %s", buf);
 	hint_stall_extra(&p, buf, sizeof(buf));
 	is_str(buf, "", "hardware's stall hint has nothing to add");
+	hint_heavy_loss(&p, buf, sizeof(buf));
+	ok(strstr(buf, "PFC or ECN on every NIC and switch") != NULL, "hardware's heavy-loss hint names PFC and ECN: %s",
+	   buf);
 
 	source_close();
 	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);

@@ -1,6 +1,7 @@
 #!/usr/bin/env bats
 # path test while the path breaks under it: the peer's link goes down mid-run,
-# this host's link goes down mid-run, 5% packet loss (netem), and 0.8 s of total
+# this host's link goes down mid-run, 5% packet loss (netem) with small and
+# with the default messages, and 0.8 s of total
 # loss that the QP recovers from with its retransmit timer. Each run
 # ends within its bound and names the stage, the cause and, from the transport
 # counters of that stage, the retransmissions. (UDP 4791 dropped by a firewall
@@ -27,6 +28,13 @@ start_long_run() {
 	"$RD" path test peer "$LAB_PEER_IP" "$@" >"$OUT" 2>&1 &
 	PID=$!
 	wait_until -t 30 grep -q 'PASS  path.rc_connect' "$OUT"
+}
+
+# netem_here ARGS...: a netem qdisc on this host's lab link, taken off in teardown.
+netem_here() {
+	modprobe sch_netem
+	tc qdisc add dev "$LAB_NIC" root netem "$@"
+	UNDO_LOCAL="tc qdisc del dev $LAB_NIC root"
 }
 
 # Waits for the run; fails unless it ended with status 1 within $1 seconds.
@@ -70,10 +78,8 @@ run_ends_failing_within() {
 }
 
 @test "5% loss (netem): latency and write bandwidth name the retransmissions and the software provider's hint" {
-	modprobe sch_netem
 	start_serve --idle-timeout 60
-	tc qdisc add dev "$LAB_NIC" root netem loss 5%
-	UNDO_LOCAL="tc qdisc del dev $LAB_NIC root"
+	netem_here loss 5%
 	start=$SECONDS
 	# 200, not 60: 60 round trips under 5% loss pass with no packet lost about
 	# one run in 20 to 500 (0.95^60 to 0.95^120), as one CI run did; 200 take
@@ -91,6 +97,31 @@ run_ends_failing_within() {
 	assert_line --regexp "^WARN  path\.counters "
 	# path.counters gives the stages' advice for the whole run, not a counter's meaning alone
 	assert_output --partial "packets were lost and retransmitted during the test"
+}
+
+@test "5% loss with the default 64 KiB messages: no stall is called while the QP retries; retries that run out name the loss, not a firewall" {
+	start_serve --idle-timeout 120
+	netem_here loss 5%
+	start=$SECONDS
+	# Each message is 64 packets: at 5% nearly every one loses some, and rxe
+	# waits for its 1.07 s retransmit timer whenever a resent packet is lost
+	# again; 16 messages (one signaled completion) took more than the 8.5 s
+	# that one message's retry budget allows, which was called a stall of a
+	# QP that was still working (every run). rxe restarts a QP's retry
+	# count only when a whole message completes, so one message at times
+	# runs out of its 7 tries: that is the QP's own error, and its hint must
+	# name the loss, since the connection's first round trip went through.
+	run timeout 300 "$RD" path test peer "$LAB_PEER_IP" --tests write
+	echo "$output"
+	echo "took $((SECONDS - start)) s"
+	refute_output --partial "then no completion for"
+	assert_line --regexp "^(WARN|FAIL)  path\.write_bw .*counters: here .*retransmissions \+[0-9]+"
+	if [ "$status" -ne 0 ]; then
+		assert_line --regexp "^FAIL  path\.write_bw .*completion transport retry counter exceeded; RC QP now ERR"
+		assert_output --partial "after RDMA got through on this connection: one operation stayed unanswered through the RC QP's 7 tries while the control channel works, so the path loses packets heavily"
+		assert_output --partial "rxe0 is a software provider (rdma_rxe), which drops packets itself"
+		refute_output --partial "UDP 4791"
+	fi
 }
 
 @test "0.8 s of total loss mid-stage: the write stage completes and counts its wait for the RC retransmit timer" {
