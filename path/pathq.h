@@ -42,6 +42,9 @@ struct ibv_wc;
 #define PQ_QKEY 0x11111111u
 #define PQ_RC_TIMEOUT 18u	/* 4.096 us * 2^18 = 1.07 s per try, as rdma_cm's default */
 #define PQ_RC_RETRY 6u		/* rxe takes 7 for "retry forever": a dead peer must end in RETRY_EXC */
+/* The retry count of perftest, NCCL and UCX: 7 tries on hardware, forever
+ * on rxe (rxe_comp.c never counts a try down from 7). pq.retry_cnt. */
+#define PQ_RC_RETRY_FOREVER 7u
 /* One try of the RC QP's retransmit timer, 4.096 us << PQ_RC_TIMEOUT, in ns. */
 #define PQ_RC_TRY_NS (4096LL << PQ_RC_TIMEOUT)
 /* How long the RC QP retries before RETRY_EXC: 7 tries of 1.07 s, 7.5 s. */
@@ -95,6 +98,7 @@ struct pq {
 	struct pp_config local;
 	uint32_t psn;
 	unsigned max_inline, rd_atom, path_mtu;	/* path_mtu: bytes, after RTR */
+	unsigned retry_cnt;	/* of the RC QP; 0: PQ_RC_RETRY */
 	enum pq_poll_mode mode;
 	volatile sig_atomic_t *stop;	/* set by a signal handler: give up waits */
 	uint64_t t_init_us, t_rtr_us, t_rts_us;
@@ -165,6 +169,9 @@ struct pq_counters {
 	uint64_t val[PQ_MAX_COUNTERS];
 };
 int pq_counters_read(const char *dev, unsigned port, struct pq_counters *out);
+/* Packets the port received, from any QP: rxe's hw_counters/rcvd_pkts, else
+ * the IB standard counters/port_rcv_packets. -ENOENT when it has neither. */
+int pq_rx_packets(const char *dev, unsigned port, uint64_t *out);
 /* Counters that moved between a and b into out (at most max); returns the count. */
 unsigned pq_counters_delta(const struct pq_counters *a, const struct pq_counters *b, struct pp_counter *out,
 			   unsigned max);

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* Port counters (hw_counters) before and after a `rdmadiag path` test; see pathq.h. */
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -43,6 +44,19 @@ int pq_counters_read(const char *dev, unsigned port, struct pq_counters *out)
 	snprintf(dir, sizeof(dir), "/sys/class/infiniband/%s/ports/%u/counters", dev, port);
 	fs_list(dir, read_counter, &w);	/* IB standard counters, when the driver has them */
 	return 0;
+}
+
+int pq_rx_packets(const char *dev, unsigned port, uint64_t *out)
+{
+	static const char *const where[] = { "hw_counters/rcvd_pkts", "counters/port_rcv_packets" };
+	char path[256];
+
+	for (size_t i = 0; i < sizeof(where) / sizeof(where[0]); i++) {
+		snprintf(path, sizeof(path), "/sys/class/infiniband/%s/ports/%u/%s", dev, port, where[i]);
+		if (!fs_read_u64(path, out))
+			return 0;
+	}
+	return -ENOENT;
 }
 
 unsigned pq_counters_delta(const struct pq_counters *a, const struct pq_counters *b, struct pp_counter *out,

@@ -110,7 +110,12 @@ void no_answer_verdict(struct tester *t, struct stage *s, const char *what, bool
 			      what, peer_name(t), t->port, peer_name(t));
 		break;
 	default:
-		if (got_through)
+		if (got_through && t->retry_forever)
+			check_verdict(&s->r, V_FAIL, "%s after RDMA got through on this connection: operations stayed "
+				      "unanswered while packets still arrived and the control channel works, so the "
+				      "path loses packets heavily (see the retransmissions); %s", what,
+				      hint_heavy_loss(&t->prov, extra, sizeof(extra)));
+		else if (got_through)
 			check_verdict(&s->r, V_FAIL, "%s after RDMA got through on this connection: one operation stayed "
 				      "unanswered through the RC QP's %u tries while the control channel works, so the "
 				      "path loses packets heavily (see the retransmissions) or stopped carrying RDMA "
@@ -152,11 +157,32 @@ static const char *stall_text(char *buf, size_t len, unsigned ops)
 	return buf;
 }
 
-/* A wait ended without a completion: the --timeout of the whole run, or a
- * stall of the wait for OPS operations' completion. */
-void stall_verdict(struct tester *t, struct stage *s, const char *done, int rc, const char *what, unsigned ops)
+/* The same where the RC QP retries forever. HEARD: STALL_HEARD, packets
+ * still arrived until HEAVY_LOSS_CAP_FOR(OPS) ran out; STALL_SILENT, none
+ * came for STALL_MS; STALL_UNHEARD, no completion for STALL_MS (not
+ * listened). */
+static const char *stall_forever_text(char *buf, size_t len, unsigned ops, enum stall_heard heard)
 {
-	char stall[224];
+	const char *why = "the RC QP retries forever on rxe with retry count 7, as perftest, NCCL and UCX set it";
+
+	if (heard == STALL_HEARD)
+		snprintf(buf, len, "no completion for %.0f s while packets still arrived (%s)",
+			 HEAVY_LOSS_CAP_FOR(ops) / 1e3, why);
+	else
+		snprintf(buf, len, "no completion%s for %.1f s, %u tries of %.2f s and a second (%s)",
+			 heard == STALL_SILENT ? " and no packet received" : "", STALL_MS / 1e3, PQ_RC_RETRY + 1,
+			 PQ_RC_TRY_NS / 1e9, why);
+	return buf;
+}
+
+/* A wait ended without a completion: the --timeout of the whole run, or a
+ * stall of the wait for OPS operations' completion; HEARD: where the QP
+ * retries forever, whether packets still arrived (STALL_HEARD: heavy loss,
+ * not a dead path). */
+void stall_verdict(struct tester *t, struct stage *s, const char *done, int rc, const char *what, unsigned ops,
+		   enum stall_heard heard)
+{
+	char stall[256];
 
 	if (rc == -ETIMEDOUT && timed_out_overall(t)) {
 		check_measured(&s->r, "%s when the --timeout of the whole run (%u s) expired; RC QP now %s", done,
@@ -165,7 +191,12 @@ void stall_verdict(struct tester *t, struct stage *s, const char *done, int rc, 
 			      "completed: raise --timeout, or leave it out to let each stage end in its own bound");
 		return;
 	}
-	check_measured(&s->r, "%s; then %s; RC QP now %s", done,
-		       rc == -ENETDOWN ? pp_strerror(rc) : stall_text(stall, sizeof(stall), ops), pq_rc_state_str(&t->q));
-	no_answer_verdict(t, s, what, false);
+	if (rc == -ENETDOWN)
+		snprintf(stall, sizeof(stall), "%s", pp_strerror(rc));
+	else if (t->retry_forever)
+		stall_forever_text(stall, sizeof(stall), ops, heard);
+	else
+		stall_text(stall, sizeof(stall), ops);
+	check_measured(&s->r, "%s; then %s; RC QP now %s", done, stall, pq_rc_state_str(&t->q));
+	no_answer_verdict(t, s, what, heard == STALL_HEARD);
 }

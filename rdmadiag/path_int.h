@@ -103,10 +103,12 @@ struct tester {
 	struct pp_qp rqp;
 	struct pq_counters before;
 	bool in_phase;			/* the responder runs a phase: it expects PHASE_END next */
+	unsigned peer_idle_ms;		/* the peer's serve ends a session silent this long; 0 never */
 	unsigned recv_posted;
 	char subject[96];
 	char loop_dev[64];
 	struct provider prov;		/* who drives the local device: the hints depend on it */
+	bool retry_forever;		/* the RC QP retries forever (rxe, PQ_RC_RETRY_FOREVER) */
 	bool show_progress;		/* one peer: a long stage draws its progress on a terminal */
 	struct progress prog;		/* of the stage running now */
 
@@ -155,6 +157,13 @@ static inline const char *peer_name(const struct tester *t)
  * budgets. */
 #define STALL_MS_FOR(ops) (PQ_RC_RETRY_BUDGET_MS * (int64_t)(ops) + 1000)
 #define STALL_MS STALL_MS_FOR(1)
+/* Where the RC QP retries forever (tester.retry_forever) it never gives up
+ * on a lossy path by itself: a stall is then no completion and no packet
+ * received for STALL_MS, and no completion for HEAVY_LOSS_CAP_FOR(ops)
+ * while packets still arrive is a path too lossy for operations to get
+ * through. At 5% loss on Soft-RoCE (lab) a completion that stood for 16
+ * messages of 64 KiB took up to 54 s, 3.4 s a message. */
+#define HEAVY_LOSS_CAP_FOR(ops) (60000 + 10000 * ((int64_t)(ops) - 1))
 
 /* What one run against one peer gave: every stage, kept for reports that are
  * printed after the run (many peers) or printed as they come (one peer). */
@@ -226,12 +235,16 @@ void stage_mtu(struct tester *t, struct stage *s);
 void ctrs_begin(struct tester *t, struct stage_ctrs *c);
 void ctrs_end(struct tester *t, struct stage *s, const struct stage_ctrs *c);
 void stage_counters(struct tester *t, struct stage *s);
+void peer_keepalive(struct tester *t);
 
 /* path_diagnose.c */
 bool peer_gone(const struct tester *t);
 void no_answer_verdict(struct tester *t, struct stage *s, const char *what, bool got_through);
 void wc_hint(struct tester *t, struct stage *s, int status, bool got_through);
-void stall_verdict(struct tester *t, struct stage *s, const char *done, int rc, const char *what, unsigned ops);
+/* Where the RC QP retries forever: did packets arrive while no completion did? */
+enum stall_heard { STALL_UNHEARD, STALL_SILENT, STALL_HEARD };
+void stall_verdict(struct tester *t, struct stage *s, const char *done, int rc, const char *what, unsigned ops,
+		   enum stall_heard heard);
 
 /* path_results.c */
 void emit_stage(const struct stage *s);

@@ -104,7 +104,7 @@ void stage_latency(struct tester *t, struct stage *s)
 		check_measured(&s->r, "%s: %s; RC QP now %s", done, pq_wc_status_str(rc), pq_rc_state_str(&t->q));
 		wc_hint(t, s, rc, true);
 	} else if (rc == -ETIMEDOUT || rc == -ENETDOWN) {
-		stall_verdict(t, s, done, rc, "round trips stopped", 1);
+		stall_verdict(t, s, done, rc, "round trips stopped", 1, STALL_UNHEARD);
 	} else if (rc) {
 		check_measured(&s->r, "%s: %s", done, rc == -ENOMEM ? "out of memory" : rc == -EINTR ? "interrupted" :
 			       why);

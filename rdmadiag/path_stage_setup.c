@@ -135,6 +135,8 @@ static void hello(struct tester *t, struct stage *s, int64_t deadline)
 		rc = pp_expect(t->fd, PP_HELLO_OK, &m, deadline, why, sizeof(why));
 	else
 		snprintf(why, sizeof(why), "%s", pp_strerror(rc));
+	if (!rc)
+		t->peer_idle_ms = m.u.hello_ok.idle_timeout_ms;
 	if (!rc && one_sided_too_long(t, m.u.hello_ok.idle_timeout_ms)) {
 		check_measured(&s->r, "%s ends a session silent for %u s; the RDMA WRITE/READ stages of --duration %u "
 			       "are silent on the control channel that long", peer_name(t),
@@ -448,6 +450,21 @@ int rc_round_trip(struct tester *t, unsigned size, int64_t deadline)
 	return 0;
 }
 
+/* Whether the RC QP gets PQ_RC_RETRY_FOREVER: on rxe, which then retries
+ * forever, as it does for perftest, NCCL and UCX (their retry count is 7),
+ * so that a lossy Soft-RoCE path they ride out does not end in a retry
+ * error here (at 5% loss rxe used up 7 tries on one 64 KiB message, since
+ * it restarts the count only when a whole message completes). Only where
+ * the port counts the packets it receives: a bandwidth stage then tells a
+ * retrying QP from a dead path by them (bw_stall_at()). Loopback loses
+ * nothing to retry. */
+static bool rc_retries_forever(const struct tester *t)
+{
+	uint64_t rx;
+
+	return t->peer && !strcmp(t->prov.driver, "rdma_rxe") && !pq_rx_packets(t->q.local.dev, t->q.local.port, &rx);
+}
+
 /* round_trip: the failure is the first message's, not the setup's. */
 static void connect_fail(struct tester *t, struct stage *s, int rc, const char *why, bool round_trip)
 {
@@ -477,6 +494,8 @@ void stage_connect(struct tester *t, struct stage *s)
 	t->q.mode = path_poll_mode(t->peer ? PQ_HYBRID : PQ_YIELD);
 	t->q.stop = &path_stop;
 	t->q.link_grace_ms = PQ_LINK_GRACE_MS;
+	t->retry_forever = rc_retries_forever(t);
+	t->q.retry_cnt = t->retry_forever ? PQ_RC_RETRY_FOREVER : PQ_RC_RETRY;
 	rc = pq_open(&t->q, &t->q.local, t->size < 8192 ? 8192 : (t->size + 4095) & ~4095u, why, sizeof(why));
 	t->q_open = true;
 	if (!rc)

@@ -47,15 +47,17 @@ run_ends_failing_within() {
 	[ $((SECONDS - start)) -le "$1" ]
 }
 
-@test "peer link down mid-test: the stage fails in bounded time, peer unreachable, QP in error" {
+@test "peer link down mid-test: the stage fails in bounded time, peer unreachable" {
 	start_serve --idle-timeout 60
 	start_long_run --tests write,read --duration 20
 	peer_run 'ip link set dev $LAB_NIC down'
 	UNDO_PEER='ip link set dev $LAB_NIC up'
 	run_ends_failing_within 30
 	run cat "$OUT"
-	assert_line --regexp "^FAIL  path\.write_bw .*RC QP now ERR"
-	assert_output --regexp "hint: (transport retries exceeded|operations stopped completing): $LAB_PEER_IP is unreachable: it answers neither RDMA nor the control channel"
+	# rxe's QP retries forever (retry count 7, as perftest's): it stays in RTS
+	# and the stall is a port that received nothing for 8.5 s
+	assert_line --regexp "^FAIL  path\.write_bw .*then no completion and no packet received for 8\.5 s.*RC QP now RTS"
+	assert_output --regexp "hint: operations stopped completing: $LAB_PEER_IP is unreachable: it answers neither RDMA nor the control channel"
 	assert_output --partial "check the link on both hosts"
 	# the retries that ran out show in this host's counters of the stage
 	assert_line --regexp "^FAIL  path\.write_bw .*counters: here .*retr"
@@ -99,29 +101,28 @@ run_ends_failing_within() {
 	assert_output --partial "packets were lost and retransmitted during the test"
 }
 
-@test "5% loss with the default 64 KiB messages: no stall is called while the QP retries; retries that run out name the loss, not a firewall" {
+@test "5% loss with the default 64 KiB messages: the QP retries as perftest's does, and the stage warns of the loss, no stall, no retry error" {
 	start_serve --idle-timeout 120
 	netem_here loss 5%
 	start=$SECONDS
 	# Each message is 64 packets: at 5% nearly every one loses some, and rxe
 	# waits for its 1.07 s retransmit timer whenever a resent packet is lost
-	# again; 16 messages (one signaled completion) took more than the 8.5 s
+	# again. 16 messages (one signaled completion) took more than the 8.5 s
 	# that one message's retry budget allows, which was called a stall of a
-	# QP that was still working (every run). rxe restarts a QP's retry
-	# count only when a whole message completes, so one message at times
-	# runs out of its 7 tries: that is the QP's own error, and its hint must
-	# name the loss, since the connection's first round trip went through.
+	# QP that was still working (every run); with that fixed, rxe, which
+	# restarts a QP's retry count only when a whole message completes, used
+	# up 7 tries on one message (most runs), where ib_write_bw, whose retry
+	# count 7 is "forever" to rxe, completes on the same path (0.35 MB/s).
+	# The QP now retries as perftest's does, and a stall is a port that
+	# hears nothing.
 	run timeout 300 "$RD" path test peer "$LAB_PEER_IP" --tests write
 	echo "$output"
 	echo "took $((SECONDS - start)) s"
-	refute_output --partial "then no completion for"
-	assert_line --regexp "^(WARN|FAIL)  path\.write_bw .*counters: here .*retransmissions \+[0-9]+"
-	if [ "$status" -ne 0 ]; then
-		assert_line --regexp "^FAIL  path\.write_bw .*completion transport retry counter exceeded; RC QP now ERR"
-		assert_output --partial "after RDMA got through on this connection: one operation stayed unanswered through the RC QP's 7 tries while the control channel works, so the path loses packets heavily"
-		assert_output --partial "rxe0 is a software provider (rdma_rxe), which drops packets itself"
-		refute_output --partial "UDP 4791"
-	fi
+	assert_success
+	refute_output --partial "then no completion"
+	refute_line --regexp "^FAIL"
+	assert_line --regexp "^WARN  path\.write_bw .* RDMA WRITE [0-9.]+ Gb/s, [0-9.]+ msgs/s \([1-9][0-9]* x 65536 bytes in .*counters: here .*retransmissions \+[0-9]+"
+	assert_output --partial "rxe0 is a software provider (rdma_rxe), which drops packets itself"
 }
 
 @test "0.8 s of total loss mid-stage: the write stage completes and counts its wait for the RC retransmit timer" {
