@@ -110,9 +110,7 @@ differential() {
 	# Loss the QP recovers from is a warning, never a failure: at 1% every
 	# message of 64 packets that loses one is resent, some after the 1.07 s
 	# retransmit timer; the whole default run takes about 50 s here.
-	modprobe sch_netem
-	tc qdisc add dev "$LAB_NIC" root netem loss 1%
-	UNDO_LOCAL="tc qdisc del dev $LAB_NIC root"
+	netem_here loss 1%
 	differential ib_write_bw -x 1 -D 2 --
 	assert_line --regexp "^WARN  path\.write_bw .*counters: here .*retransmissions \+[0-9]+"
 }
@@ -123,9 +121,7 @@ differential() {
 	# its 7 tries, which perftest's QP (and now rdmadiag's) never does on
 	# rxe. The default run takes 70-110 s here, the write and send stages
 	# 25-55 s each.
-	modprobe sch_netem
-	tc qdisc add dev "$LAB_NIC" root netem loss 5%
-	UNDO_LOCAL="tc qdisc del dev $LAB_NIC root"
+	netem_here loss 5%
 	differential ib_write_bw -x 1 -D 2 --
 	assert_line --regexp "^WARN  path\.write_bw .*counters: here .*retransmissions \+[0-9]+"
 }

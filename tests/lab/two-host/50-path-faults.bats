@@ -30,13 +30,6 @@ start_long_run() {
 	wait_until -t 30 grep -q 'PASS  path.rc_connect' "$OUT"
 }
 
-# netem_here ARGS...: a netem qdisc on this host's lab link, taken off in teardown.
-netem_here() {
-	modprobe sch_netem
-	tc qdisc add dev "$LAB_NIC" root netem "$@"
-	UNDO_LOCAL="tc qdisc del dev $LAB_NIC root"
-}
-
 # Waits for the run; fails unless it ended with status 1 within $1 seconds.
 run_ends_failing_within() {
 	local start=$SECONDS st

@@ -26,6 +26,14 @@ path_teardown() {
 	return 0
 }
 
+# netem_here ARGS...: a netem qdisc on this host's lab link, taken off by
+# path_teardown (UNDO_LOCAL).
+netem_here() {
+	modprobe sch_netem
+	tc qdisc add dev "$LAB_NIC" root netem "$@"
+	UNDO_LOCAL="tc qdisc del dev $LAB_NIC root"
+}
+
 start_serve() {
 	SERVE=$(peer_run_bg "exec $RD path serve $*")
 	peer_until -t 30 "ss -Hltn 'sport = :4792' | grep -q ."
