@@ -28,6 +28,6 @@ setup() {
 	assert_equal "$(grep -E '^WARN  path\.(rc_latency|write_bw|read_bw|send_bw) ' <<<"$output" | grep -v 'counters: ')" ""
 	assert_line --regexp "^(PASS|WARN)  path\.rc_latency .* [0-9]+ round trips of 8 bytes"
 	for what in "write_bw .*RDMA WRITE" "read_bw .*RDMA READ" "send_bw .*SEND"; do
-		assert_line --regexp "^(PASS|WARN)  path\.$what [0-9.]+ Gb/s, [0-9]+ msgs/s \([0-9]+ x 65536 bytes in"
+		assert_line --regexp "^(PASS|WARN)  path\.$what [0-9.]+ Gb/s, [0-9]+(\.[0-9])? msgs/s \([0-9]+ x 65536 bytes in"
 	done
 }
