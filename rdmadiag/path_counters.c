@@ -17,29 +17,15 @@
 static int peer_counters(struct tester *t, struct pp_counters *out)
 {
 	struct pp_msg m = { .type = PP_COUNTERS_REQ };
-	int64_t deadline = pp_now_ms() + 2000;
 	char why[256];
 	int rc;
 
 	if (!t->peer || t->fd < 0 || t->in_phase)
 		return -ENOENT;	/* loopback: the peer's port is ours */
-	rc = pp_send(t->fd, &m, deadline);
-	if (!rc)
-		rc = pp_expect(t->fd, PP_COUNTERS, &m, deadline, why, sizeof(why));
+	rc = ctl_ask(t, &m, PP_COUNTERS, pp_now_ms() + 2000, why, sizeof(why));
 	if (!rc)
 		*out = m.u.counters;
 	return rc;
-}
-
-/* A one-sided stage that runs long (a lossy path drains its operations
- * slowly) says nothing on the control channel, and the peer's serve ends a
- * session silent for its idle timeout (30 s by default; a write stage took
- * 30 s at 5% loss): a request every serve answers keeps the session. */
-void peer_keepalive(struct tester *t)
-{
-	struct pp_counters c;
-
-	(void)peer_counters(t, &c);
 }
 
 void ctrs_begin(struct tester *t, struct stage_ctrs *c)
@@ -189,7 +175,7 @@ void stage_counters(struct tester *t, struct stage *s)
 		return;
 	}
 	nh = pq_counters_delta(&t->before, &now, here, PP_MAX_COUNTERS);
-	if (pp_send(t->fd, &m, deadline) || pp_expect(t->fd, PP_COUNTERS, &m, deadline, why, sizeof(why)))
+	if (ctl_ask(t, &m, PP_COUNTERS, deadline, why, sizeof(why)))
 		m.u.counters.n = 0;
 	add_moved(moved, sizeof(moved), "here", here, nh);
 	if (t->peer)

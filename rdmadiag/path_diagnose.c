@@ -17,11 +17,12 @@
 #include "path_int.h"
 
 /* Whether the peer closed the control channel: its serve died or was killed. */
-bool peer_gone(const struct tester *t)
+bool peer_gone(struct tester *t)
 {
 	struct pollfd p = { .fd = t->fd, .events = POLLIN };
 	char c;
 
+	ctl_collect(t);	/* keepalive replies would hide a close behind them */
 	if (t->fd < 0 || poll(&p, 1, 100) <= 0)
 		return false;
 	return (p.revents & (POLLHUP | POLLERR)) || recv(t->fd, &c, 1, MSG_PEEK | MSG_DONTWAIT) == 0;
@@ -41,9 +42,7 @@ static enum reach control_probe(struct tester *t)
 
 	if (peer_gone(t))
 		return REACH_GONE;
-	rc = pp_send(t->fd, &m, deadline);
-	if (!rc)
-		rc = pp_expect(t->fd, t->in_phase ? PP_PHASE_DONE : PP_COUNTERS, &m, deadline, why, sizeof(why));
+	rc = ctl_ask(t, &m, t->in_phase ? PP_PHASE_DONE : PP_COUNTERS, deadline, why, sizeof(why));
 	if (!rc) {
 		t->in_phase = false;
 		return REACH_OK;
@@ -161,17 +160,19 @@ static const char *stall_text(char *buf, size_t len, unsigned ops)
  * still arrived until HEAVY_LOSS_CAP_FOR(OPS) ran out; STALL_SILENT, none
  * came for STALL_MS; STALL_UNHEARD, no completion for STALL_MS (not
  * listened). */
-static const char *stall_forever_text(char *buf, size_t len, unsigned ops, enum stall_heard heard)
+static const char *stall_forever_text(const struct tester *t, char *buf, size_t len, unsigned ops,
+				      enum stall_heard heard)
 {
-	const char *why = "the RC QP retries forever on rxe with retry count 7, as perftest, NCCL and UCX set it";
+	char why[160];
 
+	snprintf(why, sizeof(why), "the RC QP resends every %.3g s and, with retry count 7 as perftest, NCCL and UCX "
+		 "set it, forever on rxe", pq_rc_try_s(&t->q));
 	if (heard == STALL_HEARD)
 		snprintf(buf, len, "no completion for %.0f s while packets still arrived (%s)",
 			 HEAVY_LOSS_CAP_FOR(ops) / 1e3, why);
 	else
-		snprintf(buf, len, "no completion%s for %.1f s, %u tries of %.2f s and a second (%s)",
-			 heard == STALL_SILENT ? " and no packet received" : "", STALL_MS / 1e3, PQ_RC_RETRY + 1,
-			 PQ_RC_TRY_NS / 1e9, why);
+		snprintf(buf, len, "no completion%s for %.1f s (%s)", heard == STALL_SILENT ?
+			 " and no packet received" : "", STALL_MS / 1e3, why);
 	return buf;
 }
 
@@ -194,7 +195,7 @@ void stall_verdict(struct tester *t, struct stage *s, const char *done, int rc, 
 	if (rc == -ENETDOWN)
 		snprintf(stall, sizeof(stall), "%s", pp_strerror(rc));
 	else if (t->retry_forever)
-		stall_forever_text(stall, sizeof(stall), ops, heard);
+		stall_forever_text(t, stall, sizeof(stall), ops, heard);
 	else
 		stall_text(stall, sizeof(stall), ops);
 	check_measured(&s->r, "%s; then %s; RC QP now %s", done, stall, pq_rc_state_str(&t->q));

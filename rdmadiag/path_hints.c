@@ -45,16 +45,25 @@ const char *provider_text(const struct provider *p, char *buf, size_t len)
 	return buf;
 }
 
+/* Who drops the packets on a software provider: the provider itself. */
+static const char *soft_drops(const struct provider *p, char *buf, size_t len)
+{
+	char who[256];
+
+	snprintf(buf, len, "%s, which drops packets itself when the host's CPUs are busy",
+		 provider_text(p, who, sizeof(who)));
+	return buf;
+}
+
 const char *hint_loss(const struct provider *p, const char *when, char *buf, size_t len)
 {
-	char who[128];
+	char who[256];
 
 	if (p->software)
-		snprintf(buf, len, "packets were lost and retransmitted %s, which costs latency and bandwidth: %s, "
-			 "which drops packets itself when the host's CPUs are busy; check the CPU load on both hosts "
-			 "(top, mpstat), drops on the netdev (ip -s link) and for a netem qdisc (tc qdisc show); "
-			 "switch PFC/ECN settings do not help a provider that drops in software", when,
-			 provider_text(p, who, sizeof(who)));
+		snprintf(buf, len, "packets were lost and retransmitted %s, which costs latency and bandwidth: %s; "
+			 "check the CPU load on both hosts (top, mpstat), drops on the netdev (ip -s link) and for a "
+			 "netem qdisc (tc qdisc show); switch PFC/ECN settings do not help a provider that drops in "
+			 "software", when, soft_drops(p, who, sizeof(who)));
 	else
 		snprintf(buf, len, "packets were lost and retransmitted %s, which costs latency and bandwidth: RoCE "
 			 "needs a lossless fabric (PFC) or ECN marking (DCQCN) on every NIC and switch of the path; "
@@ -65,12 +74,11 @@ const char *hint_loss(const struct provider *p, const char *when, char *buf, siz
 
 const char *hint_heavy_loss(const struct provider *p, char *buf, size_t len)
 {
-	char who[128];
+	char who[256];
 
 	if (p->software)
-		snprintf(buf, len, "%s, which drops packets itself when the host's CPUs are busy: check the CPU load on "
-			 "both hosts (top), drops on the netdev (ip -s link) and for a netem qdisc (tc qdisc show)",
-			 provider_text(p, who, sizeof(who)));
+		snprintf(buf, len, "%s: check the CPU load on both hosts (top), drops on the netdev (ip -s link) and "
+			 "for a netem qdisc (tc qdisc show)", soft_drops(p, who, sizeof(who)));
 	else
 		snprintf(buf, len, "check PFC or ECN on every NIC and switch of the path, the link's error counters "
 			 "(rdmadiag counter show) and for a netem qdisc (tc qdisc show)");
@@ -79,11 +87,10 @@ const char *hint_heavy_loss(const struct provider *p, char *buf, size_t len)
 
 const char *hint_stall_extra(const struct provider *p, char *buf, size_t len)
 {
-	char who[128];
+	char who[256];
 
 	buf[0] = '\0';
 	if (p->software)
-		snprintf(buf, len, "; %s, which drops packets itself when the host's CPUs are busy: check the "
-			 "CPU load on both hosts (top)", provider_text(p, who, sizeof(who)));
+		snprintf(buf, len, "; %s: check the CPU load on both hosts (top)", soft_drops(p, who, sizeof(who)));
 	return buf;
 }

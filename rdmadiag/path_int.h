@@ -104,6 +104,7 @@ struct tester {
 	struct pq_counters before;
 	bool in_phase;			/* the responder runs a phase: it expects PHASE_END next */
 	unsigned peer_idle_ms;		/* the peer's serve ends a session silent this long; 0 never */
+	unsigned counters_owed;		/* replies to keepalives not read yet (path_control.c) */
 	unsigned recv_posted;
 	char subject[96];
 	char loop_dev[64];
@@ -235,10 +236,18 @@ void stage_mtu(struct tester *t, struct stage *s);
 void ctrs_begin(struct tester *t, struct stage_ctrs *c);
 void ctrs_end(struct tester *t, struct stage *s, const struct stage_ctrs *c);
 void stage_counters(struct tester *t, struct stage *s);
+
+/* path_control.c */
+/* Sends request m and reads its reply of type reply into m, past the
+ * replies owed to keepalives. 0, or a negative errno with why[] set. */
+int ctl_ask(struct tester *t, struct pp_msg *m, uint8_t reply, int64_t deadline, char *why, size_t len);
+/* Reads the keepalive replies that have arrived, so that a closed control
+ * channel shows behind them (peer_gone()). */
+void ctl_collect(struct tester *t);
 void peer_keepalive(struct tester *t);
 
 /* path_diagnose.c */
-bool peer_gone(const struct tester *t);
+bool peer_gone(struct tester *t);
 void no_answer_verdict(struct tester *t, struct stage *s, const char *what, bool got_through);
 void wc_hint(struct tester *t, struct stage *s, int status, bool got_through);
 /* Where the RC QP retries forever: did packets arrive while no completion did? */

@@ -13,8 +13,9 @@
 
 /* A wait this long between completions is a lost packet that nothing
  * after it reported (the last of a burst, or its ACK): the RC QP resends it
- * when its retransmit timer fires, PQ_RC_TRY_NS later. Such
- * waits can be most of a lossy stage; the text counts them apart. */
+ * when its retransmit timer fires (pq_rc_try_s()), again if the resent one
+ * is lost. Such waits can be most of a lossy stage; the text counts them
+ * apart. */
 #define LONG_WAIT_MS 500
 
 struct bw_run {
@@ -113,14 +114,16 @@ static void bw_listen(const struct tester *t, struct bw_run *b, int64_t now)
 
 /* When the wait for the next completion, which stands for OPS operations,
  * is a stall: past their retry budgets; where the QP retries forever, no
- * packet for one budget, or HEAVY_LOSS_CAP_FOR(OPS) without a completion. */
-static int64_t bw_stall_at(const struct tester *t, const struct bw_run *b, int64_t last_ms, unsigned ops)
+ * packet for one budget, or CAP_MS (HEAVY_LOSS_CAP_FOR(OPS)) without a
+ * completion. */
+static int64_t bw_stall_at(const struct tester *t, const struct bw_run *b, int64_t last_ms, unsigned ops,
+			   int64_t cap_ms)
 {
 	int64_t at = last_ms + STALL_MS_FOR(ops);
 
 	if (t->retry_forever) {
 		at = (b->heard_ms > last_ms ? b->heard_ms : last_ms) + STALL_MS;
-		at = at < last_ms + HEAVY_LOSS_CAP_FOR(ops) ? at : last_ms + HEAVY_LOSS_CAP_FOR(ops);
+		at = at < last_ms + cap_ms ? at : last_ms + cap_ms;
 	}
 	return at < t->run_deadline ? at : t->run_deadline;
 }
@@ -136,7 +139,8 @@ static int bw_wait(struct tester *t, struct bw_run *b, int64_t *last_ms)
 {
 	struct ibv_wc wc[16];
 	unsigned ops = bw_ops_to_completion(b);
-	int64_t stall_at = bw_stall_at(t, b, *last_ms, ops), slice = pp_now_ms() + 1000, now;
+	int64_t cap_ms = HEAVY_LOSS_CAP_FOR(ops), stall_at = bw_stall_at(t, b, *last_ms, ops, cap_ms);
+	int64_t slice = pp_now_ms() + 1000, now;
 	int n;
 
 	n = pq_poll(&t->q, wc, 16, slice < stall_at ? slice : stall_at);
@@ -155,7 +159,7 @@ static int bw_wait(struct tester *t, struct bw_run *b, int64_t *last_ms)
 		b->err = n;
 		b->stall_ops = ops;
 		b->stall_heard = !t->retry_forever ? STALL_UNHEARD :
-				 now - *last_ms >= HEAVY_LOSS_CAP_FOR(ops) ? STALL_HEARD : STALL_SILENT;
+				 now - *last_ms >= cap_ms ? STALL_HEARD : STALL_SILENT;
 		return -1;
 	}
 	for (int i = 0; i < n; i++) {
@@ -223,15 +227,15 @@ static void bw_loop(struct tester *t, int opcode, struct bw_run *b)
 
 /* The long waits, and the rate outside them: the link's rate when it does
  * not lose the last packet of a burst. */
-static void long_waits_text(struct stage *s, const struct bw_run *b)
+static void long_waits_text(const struct tester *t, struct stage *s, const struct bw_run *b)
 {
 	double waited = b->long_waits_ms / 1e3, rest = b->secs - waited;
 
 	if (!b->long_waits)
 		return;
 	check_measured_add(&s->r, "; %u wait%s of %.1f s or more for a completion, %.2f s in all (a lost last packet "
-			   "or ACK waits for the RC retransmit timer, %.2f s a try)", b->long_waits,
-			   b->long_waits == 1 ? "" : "s", LONG_WAIT_MS / 1e3, waited, PQ_RC_TRY_NS / 1e9);
+			   "or ACK waits for the RC retransmit timer, %.3g s a try)", b->long_waits,
+			   b->long_waits == 1 ? "" : "s", LONG_WAIT_MS / 1e3, waited, pq_rc_try_s(&t->q));
 	if (rest > 0.1)
 		check_measured_add(&s->r, ": %.3f Gb/s outside them", b->bytes * 8 / rest / 1e9);
 }
@@ -249,7 +253,7 @@ static void bw_result(struct tester *t, struct stage *s, const struct bw_run *b,
 		       t->size, b->secs, "");
 	if (rate > 0)
 		check_measured_add(&s->r, "; %.0f%% of the %g Gb/s port rate", 100 * gbps / rate, rate);
-	long_waits_text(s, b);
+	long_waits_text(t, s, b);
 	stage_num(s, "bandwidth_gbps", gbps);
 	stage_num(s, "msgs_per_s", msgs);
 	if (t->expect_bw > 0 && gbps < t->expect_bw) {

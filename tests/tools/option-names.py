@@ -4,8 +4,8 @@
 #
 # The code reads options by id (rdmadiag/opt_id.h), so a misspelt lookup does
 # not compile; what is left in strings is text a user reads or a command line
-# the code builds: "--gid-index: '%s' is neither ...", "start the peer's serve
-# with --idle-timeout above %u", the sub-commands of system snapshot. A typo
+# the code builds: "--gid-index: '%s' is neither ...", "raise --timeout, or
+# leave it out", the sub-commands of system snapshot. A typo
 # there sends the user to an option that does not exist. opt_id.h's own list
 # is a source too: a name there that no table declares is an id left behind.
 # Comments and the global options' own .name fields (their table; "--colour"

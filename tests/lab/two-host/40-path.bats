@@ -38,6 +38,22 @@ peer_leftovers() {
 	assert_line --regexp "session $LAB_IP:[0-9]+: ok: $LAB_RXE/1"
 }
 
+@test "write and read stages longer than the serve's idle timeout: the session lasts" {
+	# path.control refused this before the keepalive; a write stage past the
+	# idle timeout got "the peer closed the connection".
+	start_serve --idle-timeout 4
+	run "$RD" path test peer "$LAB_PEER_IP" --tests write,read --duration 7
+	echo "$output"
+	assert_success
+	assert_line --regexp "^PASS  path.control .*idle timeout 4000 ms"
+	for id in write_bw read_bw; do
+		assert_line --regexp "^(PASS  path\.$id |WARN  path\.$id .*counters: )"
+	done
+	run peer_bg_log "$SERVE"
+	assert_line --regexp "session $LAB_IP:[0-9]+: ok: $LAB_RXE/1"
+	refute_output --partial "error:"
+}
+
 @test "serve not running: the control stage names it" {
 	run "$RD" path test peer "$LAB_PEER_IP"
 	assert_failure 1
