@@ -362,7 +362,7 @@ int pq_rc_connect(struct pq *q, const struct pp_config *peer, const struct pp_qp
 	q->path_mtu = mtu;
 	memset(&a, 0, sizeof(a));
 	a.qp_state = IBV_QPS_RTS;
-	a.timeout = (uint8_t)(q->timeout ? q->timeout : PQ_RC_TIMEOUT);
+	a.timeout = PQ_RC_TIMEOUT;
 	a.retry_cnt = (uint8_t)(q->retry_cnt ? q->retry_cnt : PQ_RC_RETRY);
 	a.rnr_retry = 7;
 	a.sq_psn = q->psn;
@@ -371,7 +371,7 @@ int pq_rc_connect(struct pq *q, const struct pp_config *peer, const struct pp_qp
 				 IBV_QP_MAX_QP_RD_ATOMIC, &q->t_rts_us);
 	if (err)
 		snprintf(what, len, "RC QP RTR->RTS failed: %s (attributes: timeout %u, retry %u, rnr retry 7, "
-			 "max_rd_atomic %u)", strerror(err), a.timeout, a.retry_cnt, q->rd_atom);
+			 "max_rd_atomic %u)", strerror(err), PQ_RC_TIMEOUT, a.retry_cnt, q->rd_atom);
 	return -err;
 }
 

@@ -45,10 +45,6 @@ struct ibv_wc;
 /* The retry count of perftest, NCCL and UCX: 7 tries on hardware, forever
  * on rxe (rxe_comp.c never counts a try down from 7). pq.retry_cnt. */
 #define PQ_RC_RETRY_FOREVER 7u
-/* perftest's timeout, 67 ms a try, for a QP that retries forever: no short
- * timer can run it out of tries there, and a lost last packet is resent
- * 16 times sooner than after PQ_RC_TIMEOUT's 1.07 s. pq.timeout. */
-#define PQ_RC_TIMEOUT_FOREVER 14u
 /* One try of the RC QP's retransmit timer, 4.096 us << PQ_RC_TIMEOUT, in ns. */
 #define PQ_RC_TRY_NS (4096LL << PQ_RC_TIMEOUT)
 /* How long the RC QP retries before RETRY_EXC: 7 tries of 1.07 s, 7.5 s. */
@@ -103,7 +99,6 @@ struct pq {
 	uint32_t psn;
 	unsigned max_inline, rd_atom, path_mtu;	/* path_mtu: bytes, after RTR */
 	unsigned retry_cnt;	/* of the RC QP; 0: PQ_RC_RETRY */
-	unsigned timeout;	/* of the RC QP; 0: PQ_RC_TIMEOUT */
 	enum pq_poll_mode mode;
 	volatile sig_atomic_t *stop;	/* set by a signal handler: give up waits */
 	uint64_t t_init_us, t_rtr_us, t_rts_us;
@@ -137,20 +132,6 @@ int pq_post_ud(struct pq *q, size_t len, uint32_t remote_qpn, uint64_t wr_id);
  * so at most PQ_SIGNAL_EVERY - 1 slots stay taken, far below PQ_SQ_DEPTH -
  * PQ_WINDOW. An error completes with a CQE whether signaled or not. */
 _Static_assert(PQ_SIGNAL_EVERY < PQ_SQ_DEPTH - PQ_WINDOW, "unsignaled latency sends must leave the bandwidth window its room");
-/* The RC QP retries as perftest's does (PQ_RC_RETRY_FOREVER,
- * PQ_RC_TIMEOUT_FOREVER); before pq_rc_connect(). */
-static inline void pq_retry_forever(struct pq *q)
-{
-	q->retry_cnt = PQ_RC_RETRY_FOREVER;
-	q->timeout = PQ_RC_TIMEOUT_FOREVER;
-}
-
-/* One try of the RC QP's retransmit timer, 4.096 us << its timeout, in s. */
-static inline double pq_rc_try_s(const struct pq *q)
-{
-	return (4096LL << (q->timeout ? q->timeout : PQ_RC_TIMEOUT)) / 1e9;
-}
-
 static inline bool pq_latency_signal(struct pq *q)
 {
 	if (++q->since_signaled < PQ_SIGNAL_EVERY)

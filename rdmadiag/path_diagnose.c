@@ -160,13 +160,12 @@ static const char *stall_text(char *buf, size_t len, unsigned ops)
  * still arrived until HEAVY_LOSS_CAP_FOR(OPS) ran out; STALL_SILENT, none
  * came for STALL_MS; STALL_UNHEARD, no completion for STALL_MS (not
  * listened). */
-static const char *stall_forever_text(const struct tester *t, char *buf, size_t len, unsigned ops,
-				      enum stall_heard heard)
+static const char *stall_forever_text(char *buf, size_t len, unsigned ops, enum stall_heard heard)
 {
 	char why[160];
 
 	snprintf(why, sizeof(why), "the RC QP resends every %.3g s and, with retry count 7 as perftest, NCCL and UCX "
-		 "set it, forever on rxe", pq_rc_try_s(&t->q));
+		 "set it, forever on rxe", PQ_RC_TRY_NS / 1e9);
 	if (heard == STALL_HEARD)
 		snprintf(buf, len, "no completion for %.0f s while packets still arrived (%s)",
 			 HEAVY_LOSS_CAP_FOR(ops) / 1e3, why);
@@ -195,7 +194,7 @@ void stall_verdict(struct tester *t, struct stage *s, const char *done, int rc, 
 	if (rc == -ENETDOWN)
 		snprintf(stall, sizeof(stall), "%s", pp_strerror(rc));
 	else if (t->retry_forever)
-		stall_forever_text(t, stall, sizeof(stall), ops, heard);
+		stall_forever_text(stall, sizeof(stall), ops, heard);
 	else
 		stall_text(stall, sizeof(stall), ops);
 	check_measured(&s->r, "%s; then %s; RC QP now %s", done, stall, pq_rc_state_str(&t->q));

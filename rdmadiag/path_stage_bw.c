@@ -13,7 +13,7 @@
 
 /* A wait this long between completions is a lost packet that nothing
  * after it reported (the last of a burst, or its ACK): the RC QP resends it
- * when its retransmit timer fires (pq_rc_try_s()), again if the resent one
+ * when its retransmit timer fires (PQ_RC_TRY_NS), again if the resent one
  * is lost. Such waits can be most of a lossy stage; the text counts them
  * apart. */
 #define LONG_WAIT_MS 500
@@ -227,15 +227,15 @@ static void bw_loop(struct tester *t, int opcode, struct bw_run *b)
 
 /* The long waits, and the rate outside them: the link's rate when it does
  * not lose the last packet of a burst. */
-static void long_waits_text(const struct tester *t, struct stage *s, const struct bw_run *b)
+static void long_waits_text(struct stage *s, const struct bw_run *b)
 {
 	double waited = b->long_waits_ms / 1e3, rest = b->secs - waited;
 
 	if (!b->long_waits)
 		return;
 	check_measured_add(&s->r, "; %u wait%s of %.1f s or more for a completion, %.2f s in all (a lost last packet "
-			   "or ACK waits for the RC retransmit timer, %.3g s a try)", b->long_waits,
-			   b->long_waits == 1 ? "" : "s", LONG_WAIT_MS / 1e3, waited, pq_rc_try_s(&t->q));
+			   "or ACK waits for the RC retransmit timer, %.2f s a try)", b->long_waits,
+			   b->long_waits == 1 ? "" : "s", LONG_WAIT_MS / 1e3, waited, PQ_RC_TRY_NS / 1e9);
 	if (rest > 0.1)
 		check_measured_add(&s->r, ": %.3f Gb/s outside them", b->bytes * 8 / rest / 1e9);
 }
@@ -253,7 +253,7 @@ static void bw_result(struct tester *t, struct stage *s, const struct bw_run *b,
 		       t->size, b->secs, "");
 	if (rate > 0)
 		check_measured_add(&s->r, "; %.0f%% of the %g Gb/s port rate", 100 * gbps / rate, rate);
-	long_waits_text(t, s, b);
+	long_waits_text(s, b);
 	stage_num(s, "bandwidth_gbps", gbps);
 	stage_num(s, "msgs_per_s", msgs);
 	if (t->expect_bw > 0 && gbps < t->expect_bw) {

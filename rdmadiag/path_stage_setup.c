@@ -424,8 +424,7 @@ int rc_round_trip(struct tester *t, unsigned size, int64_t deadline)
 	return 0;
 }
 
-/* Whether the RC QP gets PQ_RC_RETRY_FOREVER (and perftest's timeout, which
- * cannot run such a QP out of tries): on rxe, which then retries
+/* Whether the RC QP gets PQ_RC_RETRY_FOREVER: on rxe, which then retries
  * forever, as it does for perftest, NCCL and UCX (their retry count is 7),
  * so that a lossy Soft-RoCE path they ride out does not end in a retry
  * error here (at 5% loss rxe used up 7 tries on one 64 KiB message, since
@@ -470,8 +469,8 @@ void stage_connect(struct tester *t, struct stage *s)
 	t->q.stop = &path_stop;
 	t->q.link_grace_ms = PQ_LINK_GRACE_MS;
 	t->retry_forever = rc_retries_forever(t);
-	if (t->retry_forever)	/* else the QP's defaults */
-		pq_retry_forever(&t->q);
+	if (t->retry_forever)	/* else the QP's default, PQ_RC_RETRY */
+		t->q.retry_cnt = PQ_RC_RETRY_FOREVER;
 	rc = pq_open(&t->q, &t->q.local, t->size < 8192 ? 8192 : (t->size + 4095) & ~4095u, why, sizeof(why));
 	t->q_open = true;
 	if (!rc)

@@ -108,9 +108,8 @@ differential() {
 
 @test "1% loss (netem) here: ib_write_bw completes, and the default path test does not fail but warns of the retransmissions" {
 	# Loss the QP recovers from is a warning, never a failure: at 1% every
-	# message of 64 packets that loses one is resent, some after the
-	# retransmit timer (67 ms a try on rxe, perftest's); the whole default
-	# run takes 7-8 s here (13-18 s with a 1.07 s timer).
+	# message of 64 packets that loses one is resent, some after the 1.07 s
+	# retransmit timer; the whole default run takes about 50 s here.
 	netem_here loss 1%
 	differential ib_write_bw -x 1 -D 2 --
 	assert_line --regexp "^WARN  path\.write_bw .*counters: here .*retransmissions \+[0-9]+"
@@ -118,11 +117,10 @@ differential() {
 
 @test "5% loss (netem) here: ib_write_bw completes, and so does the default path test, warning of the retransmissions" {
 	# Each 64 KiB message loses some of its 64 packets; rxe resends them,
-	# often only after its retransmit timer, and used to run a message out
-	# of its 7 tries, which perftest's QP (and now rdmadiag's) never does on
-	# rxe. The default run takes 11-14 s here; with a 1.07 s timer instead
-	# of perftest's 67 ms it took 88-103 s, its write and send stages moving
-	# 0.0001 Gb/s where ib_write_bw moved 0.3-0.5 MB/s.
+	# often only after its 1.07 s timer, and used to run a message out of
+	# its 7 tries, which perftest's QP (and now rdmadiag's) never does on
+	# rxe. The default run takes 70-110 s here, the write and send stages
+	# 25-55 s each.
 	netem_here loss 5%
 	differential ib_write_bw -x 1 -D 2 --
 	assert_line --regexp "^WARN  path\.write_bw .*counters: here .*retransmissions \+[0-9]+"
