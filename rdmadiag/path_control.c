@@ -11,14 +11,20 @@
 #include "path_int.h"
 
 /* The serve answers requests in order, so the replies owed to keepalives
- * come before the reply to any later request: read past them. */
-static int read_owed(struct tester *t, int64_t deadline, char *why, size_t len)
+ * come before the reply to any later request: read past them, or, with
+ * ARRIVED_ONLY, past those that have begun to arrive (whole within moments
+ * then). */
+static int read_owed(struct tester *t, int64_t deadline, bool arrived_only, char *why, size_t len)
 {
+	struct pollfd p = { .fd = t->fd, .events = POLLIN };
 	struct pp_msg m;
 
 	while (t->counters_owed) {
-		int rc = pp_expect(t->fd, PP_COUNTERS, &m, deadline, why, len);
+		int rc;
 
+		if (arrived_only && (poll(&p, 1, 0) <= 0 || !(p.revents & POLLIN)))
+			return 0;
+		rc = pp_expect(t->fd, PP_COUNTERS, &m, deadline, why, len);
 		if (rc)
 			return rc;
 		t->counters_owed--;
@@ -34,22 +40,16 @@ int ctl_ask(struct tester *t, struct pp_msg *m, uint8_t reply, int64_t deadline,
 		snprintf(why, len, "control channel to %s: %s", peer_name(t), pp_strerror(rc));
 		return rc;
 	}
-	rc = read_owed(t, deadline, why, len);
+	rc = read_owed(t, deadline, false, why, len);
 	return rc ? rc : pp_expect(t->fd, reply, m, deadline, why, len);
 }
 
 void ctl_collect(struct tester *t)
 {
-	struct pollfd p = { .fd = t->fd, .events = POLLIN };
-	struct pp_msg m;
 	char why[256];
 
-	while (t->counters_owed && t->fd >= 0 && poll(&p, 1, 0) > 0 && (p.revents & POLLIN)) {
-		/* a reply that has begun to arrive is whole within moments */
-		if (pp_expect(t->fd, PP_COUNTERS, &m, pp_now_ms() + 200, why, sizeof(why)))
-			return;
-		t->counters_owed--;
-	}
+	if (t->fd >= 0)
+		(void)read_owed(t, pp_now_ms() + 200, true, why, sizeof(why));
 }
 
 /* A one-sided stage that runs long (a lossy path drains its operations
