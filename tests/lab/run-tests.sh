@@ -25,8 +25,9 @@
 # RDMADIAG_BIN (default rdmadiag/rdmadiag, passed into the VMs), LAB_ENV
 # (names of more variables to pass into the VMs), LAB_KERNEL612=1 (default;
 # 0 turns it off: also boot Debian's 6.12 kernel, LAB_KERNEL612_PKG, default linux-image-6.12-amd64, for
-# the monitor-event tests alone, LAB_KERNEL612_TESTS; results prefixed
-# [k6.12]; its kernel is cached in LAB_KERNEL612_BUILD_DIR, default
+# the monitor-event tests, LAB_KERNEL612_TESTS, and, with the shapes suite,
+# the healthy defaults of tests/lab/shapes/ on a 6.12 pair; results prefixed
+# [k6.12] and [k6.12 shape default]; its kernel is cached in LAB_KERNEL612_BUILD_DIR, default
 # ${LAB_BUILD_DIR:-build/lab}-6.12, never in the default kernel's dir).
 set -uo pipefail
 
@@ -257,6 +258,17 @@ else
 		LAB_KERNEL_PKG=${LAB_KERNEL612_PKG:-linux-image-6.12-amd64} \
 			LAB_BUILD_DIR=${LAB_KERNEL612_BUILD_DIR:-${LAB_BUILD_DIR:-$REPO/build/lab}-6.12} \
 			run_suite k6.12 run1 ${LAB_KERNEL612_TESTS:-tests/lab/one-host/55-qp-watch-devices.bats tests/lab/one-host/56-dev-monitor-events.bats}
+		# The healthy default invocations on a pair of 6.12 VMs too: rxe's QP
+		# state handling (the SQD drain the bandwidth stages go through to
+		# change the timer among it) and tasks were reworked since 6.1, and
+		# users run newer kernels than bookworm's.
+		case " $LAB_SUITES " in
+		*" shapes "*)
+			LAB_KERNEL_PKG=${LAB_KERNEL612_PKG:-linux-image-6.12-amd64} \
+				LAB_BUILD_DIR=${LAB_KERNEL612_BUILD_DIR:-${LAB_BUILD_DIR:-$REPO/build/lab}-6.12} \
+				LAB_SHAPE=default run_lab "k6.12 shape default" run2-agent "$(bats_argv tests/lab/shapes/)"
+			;;
+		esac
 	fi
 fi
 echo "1..$n"

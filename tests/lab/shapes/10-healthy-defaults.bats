@@ -18,6 +18,9 @@ setup() {
 	. "$LAB_REPO/tests/lab/peer.sh"
 	. "$LAB_REPO/tests/lab/gid.sh"
 	SHAPE=${LAB_SHAPE:-default}
+	# the figures' label: the shape, and the kernel where it is not bookworm's 6.1
+	LABEL=$SHAPE
+	case $(uname -r) in 6.1.*) ;; *) LABEL=$SHAPE-k$(uname -r | cut -d. -f1,2) ;; esac
 	# the address a user of this shape tests: the IPv6 one in the ipv6 shape
 	PEER=$LAB_PEER_IP
 	[ "$SHAPE" != ipv6 ] || PEER=$LAB_PEER_IP6
@@ -35,7 +38,7 @@ start_serve() {
 }
 
 figure() { # a comment line in the TAP stream
-	echo "# shape $SHAPE: $*" >&3
+	echo "# shape $LABEL: $*" >&3
 }
 
 # The verdict lines of a report, for the TAP comments and for a failure.
@@ -46,7 +49,7 @@ verdicts() {
 @test "the shape is what it says (vCPUs, CPU model, qdisc, MTU, IPv6 address)" {
 	cpus=$(nproc)
 	model=$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -n 1)
-	figure "$cpus vCPU, $model, $(tc qdisc show dev "$LAB_NIC" | head -n 1 | cut -d' ' -f2), MTU $(cat /sys/class/net/"$LAB_NIC"/mtu)"
+	figure "kernel $(uname -r), $cpus vCPU, $model, $(tc qdisc show dev "$LAB_NIC" | head -n 1 | cut -d' ' -f2), MTU $(cat /sys/class/net/"$LAB_NIC"/mtu)"
 	case "$SHAPE" in
 	smp2) [ "$cpus" = 2 ] ;;
 	cpu-default) [ "$cpus" = 1 ] && [[ "$model" == *"QEMU Virtual CPU"* ]] ;;
@@ -62,7 +65,7 @@ verdicts() {
 	t0=$SECONDS
 	run "$RD" path test loopback
 	figure "path test loopback: exit $status in $((SECONDS - t0)) s"
-	verdicts "$output" | sed "s/^/# shape $SHAPE:   /" >&3
+	verdicts "$output" | sed "s/^/# shape $LABEL:   /" >&3
 	echo "$output"
 	assert_success
 	refute_line --regexp "^FAIL"
@@ -73,7 +76,7 @@ verdicts() {
 	t0=$SECONDS
 	run "$RD" path test peer "$PEER"
 	figure "path test peer $PEER: exit $status in $((SECONDS - t0)) s"
-	verdicts "$output" | sed "s/^/# shape $SHAPE:   /" >&3
+	verdicts "$output" | sed "s/^/# shape $LABEL:   /" >&3
 	echo "$output"
 	assert_success
 	refute_line --regexp "^FAIL"
@@ -99,7 +102,7 @@ verdicts() {
 @test "link check" {
 	local cs
 	run "$RD" link check
-	verdicts "$output" | grep -v '^PASS' | sed "s/^/# shape $SHAPE:   /" >&3 || true
+	verdicts "$output" | grep -v '^PASS' | sed "s/^/# shape $LABEL:   /" >&3 || true
 	echo "$output"
 	assert_success
 	refute_line --regexp "^FAIL"
