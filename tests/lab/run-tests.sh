@@ -254,19 +254,18 @@ else
 	if [ "${LAB_KERNEL612:-1}" = 1 ]; then
 		# A second kernel for the tests whose behaviour depends on it (monitor
 		# events are 6.12+); its own build dir, so the default cache stays.
+		k612_pkg=${LAB_KERNEL612_PKG:-linux-image-6.12-amd64}
+		k612_dir=${LAB_KERNEL612_BUILD_DIR:-${LAB_BUILD_DIR:-$REPO/build/lab}-6.12}
 		# shellcheck disable=SC2086 # a list of paths
-		LAB_KERNEL_PKG=${LAB_KERNEL612_PKG:-linux-image-6.12-amd64} \
-			LAB_BUILD_DIR=${LAB_KERNEL612_BUILD_DIR:-${LAB_BUILD_DIR:-$REPO/build/lab}-6.12} \
+		LAB_KERNEL_PKG=$k612_pkg LAB_BUILD_DIR=$k612_dir \
 			run_suite k6.12 run1 ${LAB_KERNEL612_TESTS:-tests/lab/one-host/55-qp-watch-devices.bats tests/lab/one-host/56-dev-monitor-events.bats}
 		# The healthy default invocations on a pair of 6.12 VMs too: rxe's QP
-		# state handling (the SQD drain the bandwidth stages go through to
-		# change the timer among it) and tasks were reworked since 6.1, and
-		# users run newer kernels than bookworm's.
+		# state handling and tasks were reworked since 6.1, and users run
+		# newer kernels than bookworm's.
 		case " $LAB_SUITES " in
 		*" shapes "*)
-			LAB_KERNEL_PKG=${LAB_KERNEL612_PKG:-linux-image-6.12-amd64} \
-				LAB_BUILD_DIR=${LAB_KERNEL612_BUILD_DIR:-${LAB_BUILD_DIR:-$REPO/build/lab}-6.12} \
-				LAB_SHAPE=default run_lab "k6.12 shape default" run2-agent "$(bats_argv tests/lab/shapes/)"
+			LAB_KERNEL_PKG=$k612_pkg LAB_BUILD_DIR=$k612_dir LAB_SHAPE=default \
+				run_lab "k6.12 shape default" run2-agent "$(bats_argv tests/lab/shapes/)"
 			;;
 		esac
 	fi
